@@ -1,0 +1,351 @@
+"""Command line: ``grade FILE...`` and ``grader COMMAND``.
+
+Exit codes: 0 every puzzle was graded (whatever the verdict); 2 bad input or options (one line
+names the file, the field and the problem); 3 a time limit cut a report short; 1 an internal
+error (``--debug`` shows the traceback); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from grader.errors import InputError, UsageError
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_CODES = (
+    "Exit codes: 0 graded; 2 bad input or options (one line names the file, the field and the "
+    "problem); 3 a --timeout cut a report short; 1 internal error (--debug for the traceback)."
+)
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+Files = Annotated[list[str], typer.Argument(help="Puzzle files (.json, .jsonl, text) or game IDs.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per puzzle (JSON lines).")]
+TraceOpt = Annotated[
+    bool, typer.Option("--trace", help="Add the numbered steps with explanations.")
+]
+CostsOpt = Annotated[
+    str | None,
+    typer.Option("--costs", help="TOML file overriding technique costs.", metavar="FILE"),
+]
+TechOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--techniques",
+        help="Techniques to use: names or levels (a level means all up to it), comma separated; "
+        "start with '-' to remove from the full set, e.g. '-lookahead-2'.",
+    ),
+]
+GuessOpt = Annotated[
+    bool, typer.Option("--guess", help="Allow guessing when stuck (costly steps).")
+]
+TimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout", help="Seconds allowed per puzzle; a partial report says so.", min=0.001
+    ),
+]
+ExactOpt = Annotated[
+    bool, typer.Option("--exact/--no-exact", help="Count solutions with the exact search.")
+]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+
+
+def _options(techniques, costs, guess, timeout, exact):
+    from grader.costs import load_costs
+    from grader.grading import GradeOptions
+
+    return GradeOptions(
+        techniques=techniques,
+        costs=load_costs(costs) if costs else None,
+        guess=guess,
+        timeout=timeout,
+        exact=exact,
+    )
+
+
+def run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact) -> int:
+    """Grade every puzzle of every file; bad files get one line each and exit code 2."""
+    from grader.grading import grade
+    from grader.loading import load
+    from grader.report import print_grade
+
+    options = _options(techniques, costs, guess, timeout, exact)
+    code = EXIT_OK
+    for source in files:
+        try:
+            puzzles = load(source)
+        except InputError as error:
+            _input_error(error, as_json, source)
+            code = EXIT_INPUT
+            continue
+        for puzzle in puzzles:
+            result = grade(puzzle, options)
+            if result.run.status == "timeout" and code == EXIT_OK:
+                code = EXIT_TIMEOUT
+            if as_json:
+                print(json.dumps(result.to_dict(trace=trace), ensure_ascii=False), flush=True)
+            else:
+                print_grade(out, result, trace=trace)
+    return code
+
+
+def _input_error(error: InputError, as_json: bool, source: str) -> None:
+    err.print(f"error: {error}", markup=False)
+    if as_json:
+        print(json.dumps({"id": source, "error": str(error)}, ensure_ascii=False), flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# grade
+# ---------------------------------------------------------------------------------------------
+
+grade_app = typer.Typer(add_completion=False, rich_markup_mode=None)
+
+
+@grade_app.command(
+    help="Grade puzzles: uniqueness, deducibility, difficulty and why. " + EXIT_CODES
+)
+def grade_command(
+    files: Files,
+    as_json: JsonOpt = False,
+    trace: TraceOpt = False,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    exact: ExactOpt = True,
+    debug: DebugOpt = False,
+) -> None:
+    raise typer.Exit(run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact))
+
+
+# ---------------------------------------------------------------------------------------------
+# grader
+# ---------------------------------------------------------------------------------------------
+
+grader_app = typer.Typer(
+    add_completion=False,
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    help="Grade, solve, explain and generate grid logic puzzles. " + EXIT_CODES,
+)
+
+
+@grader_app.command("grade", help="Grade puzzles (same as the `grade` command).")
+def grader_grade(
+    files: Files,
+    as_json: JsonOpt = False,
+    trace: TraceOpt = False,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    exact: ExactOpt = True,
+    debug: DebugOpt = False,
+) -> None:
+    raise typer.Exit(run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact))
+
+
+@grader_app.command("solve", help="Print the solution, with the steps that found it.")
+def grader_solve(
+    files: Files,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    timeout: TimeoutOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    from grader.grading import grade
+    from grader.loading import load
+    from grader.report import board_text
+
+    options = _options(techniques, costs, True, timeout, True)
+    code = EXIT_OK
+    for source in files:
+        try:
+            puzzles = load(source)
+        except InputError as error:
+            _input_error(error, False, source)
+            code = EXIT_INPUT
+            continue
+        for puzzle in puzzles:
+            result = grade(puzzle, options)
+            guesses = sum(1 for s in result.steps if s.technique == "guess")
+            if result.solutions == 0:
+                verdict = "no solution"
+            elif result.solved:
+                verdict = "solved" + (f" with {guesses} guesses" if guesses else " by deduction")
+            else:
+                verdict = result.status_text()
+            if result.solutions == "2+":
+                verdict += " (one of several solutions)"
+            out.print(f"{puzzle.id}: {verdict}")
+            out.print(board_text(result.grid()))
+            if result.run.status == "timeout":
+                code = EXIT_TIMEOUT
+    raise typer.Exit(code)
+
+
+@grader_app.command("hint", help="Print the next step only, with its explanation.")
+def grader_hint(
+    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    as_json: JsonOpt = False,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    from grader.engine import Engine
+    from grader.explain import Explainer
+    from grader.grading import step_dict
+    from grader.loading import load
+
+    options = _options(techniques, costs, False, None, False)
+    from grader.costs import choose
+
+    puzzle = load(file)[0]
+    chosen = choose(puzzle.family, puzzle.model, options.techniques, options.costs)
+    engine = Engine(puzzle.model, chosen)
+    problem = engine.check_state(puzzle.givens)
+    ex = Explainer(puzzle.model, chosen)
+    if problem is not None:
+        message = f"the givens break a rule: {problem.reason}"
+        print(
+            json.dumps({"id": puzzle.id, "hint": None, "problem": message}) if as_json else message
+        )
+        raise typer.Exit(EXIT_OK)
+    steps = engine.next_steps(puzzle.givens)
+    if as_json:
+        payload = {"id": puzzle.id, "hint": step_dict(steps[0], ex) if steps else None}
+        print(json.dumps(payload, ensure_ascii=False))
+    elif not steps:
+        solved = puzzle.model.is_solved(puzzle.givens)
+        out.print("the puzzle is already solved" if solved else "no technique applies here")
+    else:
+        step = steps[0]
+        out.print(f"[bold]{step.technique}[/bold] (cost {step.cost:g}): {ex.text(step)}")
+        if len(steps) > 1:
+            out.print(f"[dim]({len(steps) - 1} more step(s) of this kind are available now)[/dim]")
+
+
+@grader_app.command("schema", help="Print the JSON Schema of a family's puzzle file.")
+def grader_schema(
+    family: Annotated[str | None, typer.Argument(help="A family; all of them if omitted.")] = None,
+    debug: DebugOpt = False,
+) -> None:
+    from grader.registry import families
+
+    known = families()
+    if family is not None and family not in known:
+        raise UsageError(f"family: unknown family {family!r} (known: {', '.join(known)})")
+    chosen = [known[family]] if family else list(known.values())
+    schemas = [f.schema.model_json_schema() for f in chosen]
+    document = schemas[0] if family else {"oneOf": schemas, "title": "puzzle file"}
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+@grader_app.command(
+    "techniques", help="List a family's techniques with cost, level and description."
+)
+def grader_techniques(
+    family: Annotated[str, typer.Argument(help="A family name.")],
+    costs: CostsOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    from rich.table import Table
+
+    from grader.costs import load_costs, technique_table
+    from grader.loading import puzzle_from_dict
+    from grader.registry import families
+
+    known = families()
+    if family not in known:
+        raise UsageError(f"family: unknown family {family!r} (known: {', '.join(known)})")
+    fam = known[family]
+    sample = puzzle_from_dict(fam.example, f"{family} example", "example").model
+    overrides = load_costs(costs) if costs else {}
+    merged = {**overrides.get("*", {}), **overrides.get(family, {})}
+    table = Table(title=f"{fam.title} techniques")
+    for column in ("technique", "cost", "level", "default", "description"):
+        table.add_column(column)
+    for spec in technique_table(fam, sample):
+        technique = spec.build(merged.get(spec.technique_name))
+        table.add_row(
+            technique.name,
+            f"{technique.cost:g}",
+            spec.level,
+            "yes" if spec.default else "no",
+            technique.description,
+        )
+    out.print(table)
+
+
+@grader_app.command("families", help="List the installed puzzle families.")
+def grader_families(debug: DebugOpt = False) -> None:
+    from grader.registry import families
+
+    for name, family in families().items():
+        out.print(f"{name:<10} {family.title}")
+
+
+# ---------------------------------------------------------------------------------------------
+# entry points with one-line errors
+# ---------------------------------------------------------------------------------------------
+
+
+def _main(app: typer.Typer, prog: str) -> None:
+    debug = "--debug" in sys.argv[1:]
+    try:
+        code = app(prog_name=prog, standalone_mode=False)
+    except (InputError, UsageError) as error:
+        err.print(f"error: {error}", markup=False)
+        code = EXIT_INPUT
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        code = 130
+    except BrokenPipeError:
+        code = EXIT_OK
+    except Exception as error:
+        code = _framework_exit(error)
+        if code is None:  # the last line of defence: one line unless --debug
+            if debug:
+                raise
+            err.print(
+                f"internal error: {type(error).__name__}: {error} (run with --debug for details)",
+                markup=False,
+            )
+            code = EXIT_INTERNAL
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+def _framework_exit(error: Exception) -> int | None:
+    """Exit code for the command-line framework's own exceptions (exit, abort, usage errors).
+
+    Typer vendors click in recent releases, so these are recognised by shape, not by class.
+    """
+    name = type(error).__name__
+    if name == "Exit":
+        return getattr(error, "exit_code", EXIT_OK)
+    if name == "Abort":
+        err.print("interrupted")
+        return 130
+    if hasattr(error, "format_message") and hasattr(error, "exit_code"):
+        message = " ".join(str(error.format_message()).split())
+        if "Missing argument" in message or "No such command" in message:
+            message += " (see --help)"
+        err.print(f"error: {message}", markup=False)
+        return EXIT_INPUT
+    return None
+
+
+def grade_main() -> None:
+    _main(grade_app, "grade")
+
+
+def grader_main() -> None:
+    _main(grader_app, "grader")

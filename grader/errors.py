@@ -1,0 +1,61 @@
+"""Errors about input: one line naming the file, the field and the problem."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+class FieldProblem(ValueError):
+    """A problem with one field of a puzzle, raised by families while building a model."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}" if field else problem)
+        self.field = field
+        self.problem = problem
+
+
+class InputError(Exception):
+    """Bad input: ``origin: field: problem`` (origin is the file, with a line number for JSONL)."""
+
+    def __init__(self, origin: str, field: str, problem: str) -> None:
+        self.origin = origin
+        self.field = field
+        self.problem = problem
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.origin] if self.origin else []
+        if self.field:
+            parts.append(self.field)
+        parts.append(self.problem)
+        return ": ".join(parts)
+
+
+class UsageError(Exception):
+    """A command-line option or request that cannot be carried out (one line)."""
+
+
+def field_path(loc: tuple) -> str:
+    """``('grid', 2)`` → ``grid[2]``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def from_validation(origin: str, error: ValidationError) -> InputError:
+    """The first pydantic error as an :class:`InputError`."""
+    first = error.errors()[0]
+    message = str(first.get("msg", "is not valid"))
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            message = message[len(prefix) :]
+    loc = tuple(p for p in first.get("loc", ()) if not str(p).startswith("function-"))
+    if first.get("type") == "missing":
+        message = "is missing"
+    elif first.get("type") == "extra_forbidden":
+        message = "is not a known field"
+    return InputError(origin, field_path(loc), message)

@@ -1,0 +1,213 @@
+"""Exact search: counts solutions (0, 1, 2+) with a SAT solver, independent of the techniques.
+
+Each constraint kind encodes itself into CNF over one-hot literals ``x[var, value]``. One solver
+is built per model key (family, size, options, fixed structure) and reused: a puzzle's givens and
+eliminations are passed as assumptions, so asking "is it still unique without this clue?" costs
+one incremental call. Constraints that cannot be written up front (a path's "no separate loop")
+register a lazy check that adds cutting clauses when a candidate solution breaks them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.solvers import Solver
+
+from grader.model import Model, State, is_single, single_value, values_of
+
+SOLVER_NAME = "cadical195"
+LazyCheck = Callable[[Sequence[int]], list[list[int]]]
+
+
+class CnfBuilder:
+    """Collects the clauses of a model over one-hot literals."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.top = 0
+        self.clauses: list[list[int]] = []
+        self.lazy: list[LazyCheck] = []
+        self._lits: list[dict[int, int]] = []
+        for variable in model.variables:
+            lits = {value: self.new_var() for value in values_of(variable.domain)}
+            self._lits.append(lits)
+            self.exactly_one(list(lits.values()))
+        self._true: int | None = None
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def lit(self, var: int, value: int) -> int:
+        return self._lits[var][value]
+
+    def has(self, var: int, value: int) -> bool:
+        return value in self._lits[var]
+
+    def true_lit(self) -> int:
+        if self._true is None:
+            self._true = self.new_var()
+            self.add([self._true])
+        return self._true
+
+    def add(self, clause: Sequence[int]) -> None:
+        self.clauses.append(list(clause))
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        if len(lits) <= 6:
+            for i, a in enumerate(lits):
+                for b in lits[i + 1 :]:
+                    self.add([-a, -b])
+        else:
+            self._card(
+                CardEnc.atmost(list(lits), bound=1, top_id=self.top, encoding=EncType.seqcounter)
+            )
+
+    def exactly_one(self, lits: Sequence[int]) -> None:
+        self.add(lits)
+        self.at_most_one(lits)
+
+    def equals(self, lits: Sequence[int], bound: int) -> None:
+        """Exactly ``bound`` of ``lits`` are true (totalizer encoding)."""
+        self._card(
+            CardEnc.equals(list(lits), bound=bound, top_id=self.top, encoding=EncType.totalizer)
+        )
+
+    def differ(self, first: Sequence[int], second: Sequence[int]) -> list[int]:
+        """A clause true only if the two variable sequences differ somewhere."""
+        clause = []
+        for a, b in zip(first, second, strict=True):
+            d = self.new_var()
+            common = set(self._lits[a]) & set(self._lits[b])
+            for value in common:
+                self.add([-d, -self.lit(a, value), -self.lit(b, value)])
+            clause.append(d)
+        return clause
+
+    def _card(self, formula) -> None:
+        self.top = max(self.top, formula.nv)
+        self.clauses.extend(formula.clauses)
+
+    def decode(self, true_lits: Sequence[int]) -> list[int]:
+        positive = {lit for lit in true_lits if lit > 0}
+        return [
+            next(value for value, lit in lits.items() if lit in positive) for lits in self._lits
+        ]
+
+
+class SearchTimeout(Exception):
+    """The exact search ran out of time."""
+
+
+class ExactSearch:
+    """A reusable SAT solver for one model key."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.cnf = CnfBuilder(model)
+        for constraint in model.constraints:
+            constraint.encode(self.cnf)
+        self.solver = Solver(name=SOLVER_NAME, bootstrap_with=self.cnf.clauses)
+        self.cnf.clauses = []
+        self.calls = 0
+
+    def assumptions(self, state: State) -> list[int]:
+        """Literals fixing the givens and excluding eliminated candidates."""
+        out = []
+        for var, mask in enumerate(state):
+            domain = self.model.variables[var].domain
+            if mask == domain:
+                continue
+            if is_single(mask):
+                out.append(self.cnf.lit(var, single_value(mask)))
+            else:
+                out.extend(-self.cnf.lit(var, v) for v in values_of(domain & ~mask))
+        return out
+
+    def solve(
+        self, state: State, extra: Sequence[int] = (), deadline: float | None = None
+    ) -> list[int] | None:
+        """One solution consistent with ``state`` (values per variable), or None."""
+        assumptions = self.assumptions(state) + list(extra)
+        while True:
+            if not self._solve(assumptions, deadline):
+                return None
+            values = self.cnf.decode(self.solver.get_model())
+            cuts = [cut for check in self.cnf.lazy for cut in check(values)]
+            if not cuts:
+                return values
+            for cut in cuts:
+                self.solver.add_clause(cut)
+
+    def count(
+        self, state: State, limit: int = 2, deadline: float | None = None
+    ) -> tuple[int, list[list[int]]]:
+        """Number of solutions up to ``limit``, and those found."""
+        found: list[list[int]] = []
+        blockers: list[int] = []
+        while len(found) < limit:
+            solution = self.solve(state, blockers, deadline)
+            if solution is None:
+                break
+            found.append(solution)
+            selector = self.cnf.new_var()
+            self.solver.add_clause(
+                [-selector] + [-self.cnf.lit(v, value) for v, value in enumerate(solution)]
+            )
+            blockers.append(selector)
+        for selector in blockers:
+            self.solver.add_clause([-selector])
+        return len(found), found
+
+    def is_possible(self, state: State, var: int, value: int) -> bool:
+        """Whether some solution consistent with ``state`` has ``var = value``."""
+        if not (state[var] >> value) & 1:
+            return False
+        return self.solve(state, [self.cnf.lit(var, value)]) is not None
+
+    def _solve(self, assumptions: list[int], deadline: float | None) -> bool:
+        self.calls += 1
+        if deadline is None:
+            return bool(self.solver.solve(assumptions=assumptions))
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise SearchTimeout
+        timer = threading.Timer(remaining, self.solver.interrupt)
+        timer.start()
+        try:
+            result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            timer.cancel()
+            self.solver.clear_interrupt()
+        if result is None:
+            raise SearchTimeout
+        return bool(result)
+
+
+_CACHE: OrderedDict[str, ExactSearch] = OrderedDict()
+_CACHE_SIZE = 8
+
+
+def search_for(model: Model) -> ExactSearch:
+    """The shared solver for the model's key (built on first use, least recently used evicted)."""
+    search = _CACHE.get(model.key)
+    if search is not None:
+        _CACHE.move_to_end(model.key)
+        return search
+    search = ExactSearch(model)
+    _CACHE[model.key] = search
+    while len(_CACHE) > _CACHE_SIZE:
+        _, old = _CACHE.popitem(last=False)
+        old.solver.delete()
+    return search
+
+
+def count_solutions(
+    model: Model, state: State, limit: int = 2, deadline: float | None = None
+) -> tuple[int, list[list[int]]]:
+    """Solutions of the puzzle in ``state`` up to ``limit``, with the ones found."""
+    return search_for(model).count(state, limit, deadline)

@@ -1,0 +1,129 @@
+"""The family protocol: what a rule set (``rules/``) gives the engine.
+
+A family turns a puzzle file into a :class:`~grader.model.Model` plus givens, names its
+symbols, declares its techniques with costs and levels (one table, overridable by the user),
+formats grids back into its file's symbols, and knows its symmetries. Families are found through
+the ``grader.families`` entry-point group, so a third party can add one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from grader.errors import FieldProblem
+from grader.model import Model, State
+from grader.technique import Technique
+
+LEVELS: tuple[str, ...] = ("trivial", "easy", "normal", "hard", "expert", "extreme")
+
+
+@dataclass(frozen=True)
+class TechniqueSpec:
+    """One row of a family's technique table."""
+
+    factory: Callable[..., Technique]
+    cost: float
+    level: str
+    name: str | None = None
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    default: bool = True
+    """Enabled unless asked for (guessing is off by default)."""
+
+    @property
+    def technique_name(self) -> str:
+        return self.name or self.factory.name  # type: ignore[attr-defined]
+
+    def build(self, cost: float | None = None) -> Technique:
+        return self.factory(
+            cost=self.cost if cost is None else cost,
+            level=self.level,
+            name=self.name,
+            **self.kwargs,
+        )
+
+
+@dataclass
+class Puzzle:
+    """A loaded puzzle: its family, model, givens and what the file said about it."""
+
+    family: Family
+    model: Model
+    givens: State
+    id: str
+    origin: str
+    data: dict[str, Any]
+    solution: list[int] | None = None
+
+    @property
+    def name(self) -> str | None:
+        return self.data.get("name")
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.model.options
+
+    def given_count(self) -> int:
+        """Decided cells, plus the family's other hints (signs, clues)."""
+        return self.family.count_givens(self)
+
+
+class Family:
+    """Base class of puzzle families."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    levels: ClassVar[tuple[str, ...]] = LEVELS
+    schema: ClassVar[type[BaseModel]]
+    example: ClassVar[dict[str, Any]] = {}
+    """A small valid puzzle of the family (used to list its techniques and in docs)."""
+
+    # -- files -------------------------------------------------------------------------------
+
+    def parse_text(self, text: str) -> dict[str, Any] | None:
+        """A puzzle dict from another format users already have (a game ID...), or None."""
+        return None
+
+    def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
+        """Model, givens and (if the file gave one) the solution as values per variable.
+
+        Raises :class:`~grader.errors.FieldProblem` for a file that is well formed JSON but
+        describes no valid puzzle of this family.
+        """
+        raise NotImplementedError
+
+    def format_grid(self, model: Model, state: State) -> list[str]:
+        """The state as rows of the file's symbols, ``.`` for an open cell."""
+        raise NotImplementedError
+
+    def to_data(self, model: Model, state: State) -> dict[str, Any]:
+        """A puzzle file (dict) whose givens are the decided cells of ``state``."""
+        raise NotImplementedError
+
+    def count_givens(self, puzzle: Puzzle) -> int:
+        return sum(1 for m in puzzle.givens if m and m & (m - 1) == 0)
+
+    # -- techniques --------------------------------------------------------------------------
+
+    def technique_table(self, model: Model) -> Sequence[TechniqueSpec]:
+        """The family's techniques with their starting costs and levels, for this model."""
+        raise NotImplementedError
+
+    def level_of_cost(self, difficulty: float) -> str | None:
+        """A level from the difficulty alone, for families graded on a numeric scale."""
+        return None
+
+    # -- symmetry ----------------------------------------------------------------------------
+
+    def canonical_key(self, model: Model, state: State) -> str:
+        """A key equal for puzzles that are the same up to the family's symmetries."""
+        return "|".join(self.format_grid(model, state))
+
+
+def require(condition: bool, field_name: str, problem: str) -> None:
+    """Raise a :class:`FieldProblem` unless ``condition`` holds."""
+    if not condition:
+        raise FieldProblem(field_name, problem)

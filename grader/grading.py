@@ -1,0 +1,258 @@
+"""Grading a puzzle: exact solution count, the technique run, and the score.
+
+``difficulty`` is the cost of the hardest step (as Sudoku Explainer rates), ``effort`` the sum
+of step costs (as HoDoKu scores), ``level`` the family's name for the hardest step's level.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader import __version__
+from grader.costs import Costs, choose
+from grader.engine import Engine, Run
+from grader.exact import SearchTimeout, count_solutions
+from grader.explain import Explainer
+from grader.family import Puzzle
+from grader.model import is_single
+from grader.step import Step
+from grader.technique import Technique
+
+Solutions = int | str
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    """The settings that affect a rating."""
+
+    techniques: str | None = None
+    costs: Costs | None = None
+    guess: bool = False
+    timeout: float | None = None
+    exact: bool = True
+
+
+@dataclass
+class Grade:
+    """Everything known about one puzzle after grading."""
+
+    puzzle: Puzzle
+    techniques: list[Technique]
+    run: Run
+    solutions: Solutions | None
+    solution: list[int] | None
+    options: GradeOptions
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    # -- score ----------------------------------------------------------------------------------
+
+    @property
+    def steps(self) -> list[Step]:
+        return self.run.steps
+
+    @property
+    def solved(self) -> bool:
+        return self.run.solved
+
+    @property
+    def difficulty(self) -> float:
+        return max((s.cost for s in self.steps), default=0.0)
+
+    @property
+    def effort(self) -> float:
+        return round(sum(s.cost for s in self.steps), 2)
+
+    @property
+    def hardest(self) -> Step | None:
+        best = None
+        for step in self.steps:
+            if best is None or step.cost > best.cost:
+                best = step
+        return best
+
+    @property
+    def level(self) -> str:
+        if self.run.status == "contradiction" or self.solutions == 0:
+            return "invalid"
+        if not self.solved:
+            return "unsolved"
+        family = self.puzzle.family
+        by_cost = family.level_of_cost(self.difficulty)
+        if by_cost is not None:
+            return by_cost
+        levels = family.levels
+        level_of = {t.name: t.level for t in self.techniques}
+        index = 0
+        for step in self.steps:
+            level = level_of.get(step.technique)
+            if level in levels:
+                index = max(index, levels.index(level))
+        return levels[index]
+
+    def technique_counts(self) -> dict[str, dict[str, float]]:
+        out: dict[str, dict[str, float]] = {}
+        for step in self.steps:
+            entry = out.setdefault(step.technique, {"count": 0, "cost": step.cost})
+            entry["count"] += 1
+        return dict(sorted(out.items(), key=lambda kv: (kv[1]["cost"], kv[0])))
+
+    @property
+    def remaining(self) -> int:
+        return sum(1 for mask in self.run.state if not is_single(mask))
+
+    def grid(self) -> list[str]:
+        return self.puzzle.family.format_grid(self.puzzle.model, self.run.state)
+
+    def explainer(self) -> Explainer:
+        return Explainer(self.puzzle.model, self.techniques)
+
+    def settings(self) -> dict[str, Any]:
+        return settings_of(self.techniques, self.options)
+
+    def status_text(self) -> str:
+        if self.run.status == "contradiction":
+            return "contradiction"
+        if self.solved:
+            return "solved"
+        if self.run.status == "timeout":
+            return "timeout"
+        return "stuck"
+
+    # -- reports --------------------------------------------------------------------------------
+
+    def to_dict(self, trace: bool = False) -> dict[str, Any]:
+        """The stable JSON report (see the README for the contract)."""
+        hardest = self.hardest
+        ex = self.explainer()
+        out: dict[str, Any] = {
+            "id": self.puzzle.id,
+            "family": self.puzzle.family.name,
+            "size": [self.puzzle.model.rows, self.puzzle.model.cols],
+            "givens": self.puzzle.given_count(),
+            "solutions": self.solutions,
+            "solved": self.solved,
+            "status": self.status_text(),
+            "difficulty": round(self.difficulty, 2),
+            "effort": self.effort,
+            "level": self.level,
+            "hardest": hardest.technique if hardest else None,
+            "hardest_step": ex.text(hardest) if hardest else None,
+            "techniques": self.technique_counts(),
+            "steps_count": len(self.steps),
+            "remaining": self.remaining,
+            "grid": self.grid(),
+            "seconds": round(self.seconds, 4),
+            "version": __version__,
+            "settings": self.settings(),
+        }
+        if self.puzzle.name:
+            out["name"] = self.puzzle.name
+        if self.run.contradiction is not None:
+            out["contradiction"] = self.run.contradiction.reason
+        if self.puzzle.solution is not None:
+            out["solution_check"] = self.solution_check()
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if trace:
+            out["steps"] = [step_dict(s, ex) for s in self.steps]
+        return out
+
+    def solution_check(self) -> str:
+        """How the file's solution compares: ``matches``, ``differs`` or ``not a solution``."""
+        given = self.puzzle.solution
+        if given is None:
+            return "none given"
+        model = self.puzzle.model
+        if not all(c.satisfied_by(given) for c in model.constraints) or any(
+            not (m >> v & 1) for m, v in zip(self.puzzle.givens, given, strict=True)
+        ):
+            return "not a solution"
+        if self.solution is not None and self.solution != given:
+            return "differs"
+        return "matches"
+
+
+def step_dict(step: Step, ex: Explainer) -> dict[str, Any]:
+    """One step for the JSON trace."""
+    out: dict[str, Any] = {
+        "technique": step.technique,
+        "cost": step.cost,
+        "explanation": ex.text(step),
+        "placements": [[ex.cell(v), ex.value(x)] for v, x in step.placements],
+        "eliminations": [[ex.cell(v), ex.value(x)] for v, x in step.eliminations],
+    }
+    if step.contradiction:
+        out["contradiction"] = step.contradiction
+    chain = step.data.get("chain")
+    if chain:
+        out["assumption"] = [ex.cell(step.data["assume"][0]), ex.value(step.data["assume"][1])]
+        out["chain"] = [step_dict(s, ex) for s in chain]
+    return out
+
+
+def settings_of(techniques: list[Technique], options: GradeOptions) -> dict[str, Any]:
+    return {
+        "techniques": {t.name: t.cost for t in sorted(techniques, key=lambda t: (t.cost, t.name))},
+        "guess": options.guess,
+        "timeout": options.timeout,
+        "exact": options.exact,
+    }
+
+
+def grade(puzzle: Puzzle, options: GradeOptions | None = None) -> Grade:
+    """Grade one puzzle: count its solutions, run the techniques, score the run."""
+    options = options or GradeOptions()
+    started = time.monotonic()
+    deadline = None if options.timeout is None else started + options.timeout
+    techniques = choose(
+        puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
+    )
+    notes: list[str] = []
+    solutions: Solutions | None = None
+    solution = None
+    if options.exact:
+        try:
+            count, found = count_solutions(puzzle.model, puzzle.givens, 2, deadline)
+            solutions = "2+" if count >= 2 else count
+            solution = found[0] if count == 1 else None
+        except SearchTimeout:
+            notes.append("exact search timed out; solutions unknown")
+            found = []
+    else:
+        found = []
+    engine = Engine(puzzle.model, techniques, deadline=deadline, solutions=found)
+    run = engine.run(puzzle.givens)
+    if run.status == "timeout":
+        notes.append(f"timed out after {options.timeout} s; the report is partial")
+    return Grade(
+        puzzle=puzzle,
+        techniques=engine.techniques and list(engine.techniques),
+        run=run,
+        solutions=solutions,
+        solution=solution,
+        options=options,
+        seconds=time.monotonic() - started,
+        notes=notes,
+    )
+
+
+def hint(puzzle: Puzzle, options: GradeOptions | None = None) -> tuple[list[Step], Explainer]:
+    """The next step(s) the cheapest productive technique finds."""
+    options = options or GradeOptions()
+    techniques = choose(
+        puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
+    )
+    engine = Engine(puzzle.model, techniques)
+    return engine.next_steps(puzzle.givens), Explainer(puzzle.model, techniques)
+
+
+def counts_by_name(grades: list[Grade]) -> Mapping[str, int]:
+    out: dict[str, int] = {}
+    for g in grades:
+        for name, entry in g.technique_counts().items():
+            out[name] = out.get(name, 0) + int(entry["count"])
+    return out

@@ -1,0 +1,137 @@
+"""Reading puzzles: JSON files, JSON lines, and the text formats families understand.
+
+``load("puzzle.json")`` returns the puzzles of a file; anything wrong raises one
+:class:`~grader.errors.InputError` naming the file, the field and the problem. A string that is
+not a file but a family's text format (a Tatham game ID, an 81-character sudoku) loads too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from grader.errors import FieldProblem, InputError, from_validation
+from grader.family import Puzzle
+from grader.registry import families, get_family
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def load(source: str) -> list[Puzzle]:
+    """The puzzles in a file (``.json``, ``.jsonl``, text lines), or in a game-ID string."""
+    path = Path(source)
+    if path.is_dir():
+        raise InputError(source, "", "is a directory, expected a puzzle file")
+    if not path.exists():
+        parsed = _from_text(source.strip(), source)
+        if parsed is not None:
+            return [puzzle_from_dict(parsed, source, source)]
+        raise InputError(source, "", "no such file (and not a puzzle ID either)")
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(source, "", f"is larger than {MAX_FILE_BYTES // 2**20} MiB")
+        raw = path.read_bytes()
+    except OSError as error:
+        raise InputError(source, "", f"cannot be read ({error.strerror or error})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(source, "", "is not a text file (not UTF-8)") from None
+    if "\x00" in text:
+        raise InputError(source, "", "is not a text file (binary content)")
+    stripped = text.strip()
+    if not stripped:
+        raise InputError(source, "", "is empty")
+    if path.suffix.lower() == ".jsonl" or (
+        path.suffix.lower() != ".json" and stripped.startswith("{") and "\n{" in stripped
+    ):
+        return _load_lines(source, text, json_lines=True)
+    if path.suffix.lower() == ".json" or stripped[0] in "{[":
+        data = _parse_json(source, stripped)
+        if isinstance(data, list):
+            return [
+                puzzle_from_dict(item, f"{source}[{i}]", f"{path.stem}#{i + 1}")
+                for i, item in enumerate(data)
+            ]
+        return [puzzle_from_dict(data, source, path.stem)]
+    return _load_lines(source, text, json_lines=False)
+
+
+def _load_lines(source: str, text: str, json_lines: bool) -> list[Puzzle]:
+    stem = Path(source).stem
+    puzzles = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        origin = f"{source}:{number}"
+        default_id = f"{stem}#{number}"
+        if json_lines or line.startswith("{"):
+            puzzles.append(puzzle_from_dict(_parse_json(origin, line), origin, default_id))
+            continue
+        parsed = _from_text(line, origin)
+        if parsed is None:
+            raise InputError(origin, "", "is neither JSON nor a puzzle ID any family knows")
+        puzzles.append(puzzle_from_dict(parsed, origin, default_id))
+    if not puzzles:
+        raise InputError(source, "", "holds no puzzle")
+    return puzzles
+
+
+def _parse_json(origin: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            origin, "", f"is not valid JSON (line {error.lineno} column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:
+        raise InputError(origin, "", "is not valid JSON (nested too deeply)") from None
+
+
+def _from_text(text: str, origin: str) -> dict[str, Any] | None:
+    for family in families().values():
+        try:
+            parsed = family.parse_text(text)
+        except FieldProblem as problem:
+            raise InputError(origin, problem.field, problem.problem) from None
+        if parsed is not None:
+            return parsed
+    return None
+
+
+def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
+    """Validate one puzzle object and build its model."""
+    if not isinstance(data, dict):
+        raise InputError(origin, "", "expected a JSON object describing one puzzle")
+    name = data.get("family")
+    if name is None:
+        raise InputError(origin, "family", "is missing")
+    if not isinstance(name, str):
+        raise InputError(origin, "family", "must be a string")
+    family = get_family(name)
+    if family is None:
+        known = ", ".join(families()) or "none installed"
+        raise InputError(origin, "family", f"unknown family {name!r} (known: {known})")
+    try:
+        spec = family.schema.model_validate(data)
+        model, givens, solution = family.build(spec)
+    except ValidationError as error:
+        raise from_validation(origin, error) from None
+    except FieldProblem as problem:
+        raise InputError(origin, problem.field, problem.problem) from None
+    puzzle_id = data.get("id")
+    if puzzle_id is None or isinstance(puzzle_id, bool):
+        puzzle_id = default_id
+    return Puzzle(
+        family=family,
+        model=model,
+        givens=givens,
+        id=str(puzzle_id),
+        origin=origin,
+        data=data,
+        solution=solution,
+    )

@@ -1,0 +1,114 @@
+"""Model and state: variables with finite domains, constraints over them, candidates as bitmasks.
+
+A value is a small non-negative int and a candidate set is an int whose bit ``v`` is set when
+value ``v`` is still possible. A *state* is a list of such masks, one per variable: copying it is
+``list(state)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grader.constraints import Constraint
+
+State = list[int]
+
+
+def values_of(mask: int) -> Iterator[int]:
+    """The values whose bits are set in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def is_single(mask: int) -> bool:
+    """True when exactly one value remains."""
+    return mask != 0 and mask & (mask - 1) == 0
+
+
+def single_value(mask: int) -> int:
+    """The value of a mask holding exactly one candidate."""
+    return mask.bit_length() - 1
+
+
+def mask_of(values: Iterator[int] | Sequence[int]) -> int:
+    """The mask with the bits of ``values`` set."""
+    mask = 0
+    for value in values:
+        mask |= 1 << value
+    return mask
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One unknown of a puzzle: usually a cell, for path puzzles also an edge."""
+
+    name: str
+    domain: int
+    row: int = -1
+    col: int = -1
+    kind: str = "cell"
+
+
+def cell_name(row: int, col: int) -> str:
+    """The players' name of a cell, 1-based: ``r3c5``."""
+    return f"r{row + 1}c{col + 1}"
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    """A puzzle's rules: variables, constraints and how to show values. Immutable.
+
+    ``key`` identifies the rules without the givens (family, size, options, fixed structure such
+    as signs); models with equal keys share an exact-search solver.
+    """
+
+    family: str
+    rows: int
+    cols: int
+    variables: tuple[Variable, ...]
+    constraints: tuple[Constraint, ...]
+    symbols: Mapping[int, str]
+    key: str
+    value_names: Mapping[int, str] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    var_constraints: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    """Derived lookups that techniques compute once per model."""
+
+    def __post_init__(self) -> None:
+        touching: list[list[int]] = [[] for _ in self.variables]
+        for index, constraint in enumerate(self.constraints):
+            for var in constraint.vars:
+                touching[var].append(index)
+        object.__setattr__(self, "var_constraints", tuple(tuple(t) for t in touching))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    def initial_state(self) -> State:
+        """Every variable with its full domain."""
+        return [v.domain for v in self.variables]
+
+    def name(self, var: int) -> str:
+        return self.variables[var].name
+
+    def symbol(self, value: int) -> str:
+        """The file symbol of a value (``0``, ``S``, ``7``, ``C``...)."""
+        return self.symbols.get(value, str(value))
+
+    def value_name(self, value: int) -> str:
+        """A value as words for explanations (``sun``), or its symbol."""
+        return self.value_names.get(value, self.symbol(value))
+
+    def is_solved(self, state: State) -> bool:
+        return all(is_single(mask) for mask in state)
+
+    def open_vars(self, state: State) -> list[int]:
+        """Variables with more than one candidate left."""
+        return [v for v, mask in enumerate(state) if not is_single(mask)]

@@ -1,0 +1,40 @@
+"""Families and extra techniques, found through entry points.
+
+``grader.families``: each entry point names a :class:`~grader.family.Family` instance.
+``grader.techniques``: each names a callable ``(family_name) -> list[TechniqueSpec]`` adding
+techniques to a family's table (return an empty list for families it does not serve).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.metadata import entry_points
+
+from grader.family import Family, TechniqueSpec
+
+FAMILY_GROUP = "grader.families"
+TECHNIQUE_GROUP = "grader.techniques"
+
+
+@cache
+def families() -> dict[str, Family]:
+    """Every installed family by name."""
+    found: dict[str, Family] = {}
+    for entry in entry_points(group=FAMILY_GROUP):
+        family = entry.load()
+        found[family.name or entry.name] = family
+    return dict(sorted(found.items()))
+
+
+def get_family(name: str) -> Family | None:
+    return families().get(name)
+
+
+@cache
+def extra_techniques(family_name: str) -> tuple[TechniqueSpec, ...]:
+    """Techniques third parties add to a family."""
+    out: list[TechniqueSpec] = []
+    for entry in entry_points(group=TECHNIQUE_GROUP):
+        provider = entry.load()
+        out.extend(provider(family_name) or [])
+    return tuple(out)

@@ -1,0 +1,105 @@
+"""The human report: rich tables for a grade, numbered steps for a trace."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from grader.grading import Grade
+
+
+def summary_table(grade: Grade) -> Table:
+    data = grade.to_dict()
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold")
+    table.add_column()
+    rows, cols = data["size"]
+    solutions = data["solutions"]
+    table.add_row("family", grade.puzzle.family.title or data["family"])
+    table.add_row("size", f"{rows} x {cols}")
+    table.add_row("givens", str(data["givens"]))
+    table.add_row("solutions", "unknown" if solutions is None else str(solutions))
+    status = data["status"]
+    if status == "stuck":
+        status = f"stuck, {data['remaining']} cells open"
+    table.add_row("status", status)
+    table.add_row("difficulty", f"{data['difficulty']:g}")
+    table.add_row("effort", f"{data['effort']:g}")
+    table.add_row("level", data["level"])
+    if data["hardest_step"]:
+        table.add_row("hardest step", f"[{data['hardest']}] {data['hardest_step']}")
+    if "contradiction" in data:
+        table.add_row("contradiction", data["contradiction"])
+    if "solution_check" in data:
+        table.add_row("file's solution", data["solution_check"])
+    for note in data.get("notes", []):
+        table.add_row("note", note)
+    return table
+
+
+def techniques_table(grade: Grade) -> Table:
+    level_of = {t.name: t.level for t in grade.techniques}
+    table = Table(title="techniques used", title_justify="left", show_edge=False)
+    table.add_column("technique")
+    table.add_column("level")
+    table.add_column("count", justify="right")
+    table.add_column("cost", justify="right")
+    for name, entry in grade.technique_counts().items():
+        table.add_row(name, level_of.get(name, ""), str(int(entry["count"])), f"{entry['cost']:g}")
+    return table
+
+
+def board_text(rows: list[str]) -> Text:
+    return Text("\n".join(" ".join(row) for row in rows), style="cyan")
+
+
+def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
+    """The score report of one puzzle (and with ``trace`` its numbered steps)."""
+    title = f"{grade.puzzle.id}"
+    parts = [summary_table(grade)]
+    if grade.steps:
+        parts.append(Text())
+        parts.append(techniques_table(grade))
+    parts.append(Text())
+    parts.append(board_text(grade.grid()))
+    console.print(Panel(Group(*parts), title=title, title_align="left", expand=False))
+    if trace:
+        print_trace(console, grade)
+    console.print(
+        f"[dim]grader {grade.to_dict()['version']} · {settings_line(grade)}[/dim]",
+        highlight=False,
+    )
+
+
+def settings_line(grade: Grade) -> str:
+    settings = grade.settings()
+    names = ", ".join(f"{k} {v:g}" for k, v in settings["techniques"].items())
+    extras = []
+    if settings["guess"]:
+        extras.append("guessing on")
+    if settings["timeout"]:
+        extras.append(f"timeout {settings['timeout']} s")
+    return "techniques: " + names + ("; " + "; ".join(extras) if extras else "")
+
+
+def print_trace(console: Console, grade: Grade) -> None:
+    ex = grade.explainer()
+    family = grade.puzzle.family
+    model = grade.puzzle.model
+    console.print(Text("start", style="bold"))
+    console.print(board_text(family.format_grid(model, grade.puzzle.givens)))
+    state = list(grade.puzzle.givens)
+    from grader.engine import apply_step
+
+    for number, step in enumerate(grade.steps, start=1):
+        apply_step(state, step)
+        line = Text(f"{number:>3}. ", style="bold")
+        line.append(f"[{step.technique} {step.cost:g}] ", style="magenta")
+        line.append(ex.text(step))
+        console.print(line)
+        if step.data.get("chain"):
+            console.print(board_text(family.format_grid(model, state)))
+    if grade.run.contradiction is not None:
+        console.print(Text(f"contradiction: {grade.run.contradiction.reason}", style="red"))

@@ -1,0 +1,110 @@
+"""The technique plugin protocol.
+
+A technique is one small class with a ``name``, a ``cost`` in points, a ``title``, a one-paragraph
+``description`` and a way to find steps. Local techniques look at one constraint at a time
+(``kinds`` names the constraint kinds they read, and :meth:`Technique.find_in` looks at one of
+them); the engine then rescans a constraint only when a variable it depends on has changed.
+Global techniques leave ``kinds`` empty and implement :meth:`Technique.find`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from grader.model import Model, State
+from grader.step import Assignment, Step
+
+if TYPE_CHECKING:
+    from grader.constraints import Constraint
+    from grader.engine import Engine
+    from grader.explain import Explainer
+
+
+class EngineTimeout(Exception):
+    """The time given to the techniques ran out."""
+
+
+@dataclass
+class Context:
+    """What a technique sees: the model, the current state, and the engine for lookahead."""
+
+    model: Model
+    state: State
+    engine: Engine
+
+    @property
+    def solution(self) -> list[int] | None:
+        """One solution from the exact search, if the caller gave any."""
+        return self.engine.solutions[0] if self.engine.solutions else None
+
+    def in_known_solution(self, var: int, value: int) -> bool:
+        """Whether a known solution has ``var = value`` (so no sound step can remove it)."""
+        return any(solution[var] == value for solution in self.engine.solutions)
+
+    def check_time(self) -> None:
+        deadline = self.engine.deadline
+        if deadline is not None and time.monotonic() > deadline:
+            raise EngineTimeout
+
+
+class Technique:
+    """Base class of all techniques. Subclasses set the class attributes and one finder."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    kinds: ClassVar[tuple[str, ...]] = ()
+    batch: ClassVar[bool] = True
+    """Whether all steps found in one scan are applied together (False: only the first)."""
+
+    def __init__(self, cost: float, level: str = "", name: str | None = None) -> None:
+        self.cost = float(cost)
+        self.level = level
+        if name is not None:
+            self.name = name  # type: ignore[misc]
+
+    @property
+    def local(self) -> bool:
+        return bool(self.kinds)
+
+    def applies_to(self, constraint: Constraint, model: Model) -> bool:
+        return constraint.kind in self.kinds
+
+    def scope(self, constraint: Constraint, model: Model) -> Iterable[int]:
+        """Variables whose change can change what :meth:`find_in` finds in ``constraint``."""
+        return constraint.vars
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        """Steps over the whole state (global techniques)."""
+        return iter(())
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        """Steps within one constraint (local techniques)."""
+        return iter(())
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        """The reason of a step in plain words; ``ex`` renders names and nested steps."""
+        return self.title.lower()
+
+    def make(
+        self,
+        placements: Iterable[Assignment] = (),
+        eliminations: Iterable[Assignment] = (),
+        contradiction: str | None = None,
+        **data: Any,
+    ) -> Step:
+        """A step of this technique at its cost."""
+        return Step(
+            technique=self.name,
+            cost=self.cost,
+            placements=tuple(placements),
+            eliminations=tuple(eliminations),
+            data=data,
+            contradiction=contradiction,
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, cost={self.cost})"

@@ -1,0 +1,81 @@
+"""Lookahead of depth d: assume a value, propagate with cheaper techniques, reach a contradiction.
+
+Depth 1 propagates with every non-lookahead technique cheaper than itself; depth d may nest
+lookaheads up to depth d - 1 inside. Of all assumptions that fail, the one with the shortest
+chain is kept, as a person would explain the simplest one. The step records the assumption,
+the chain of steps it forced and the contradiction reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from grader.explain import Explainer
+from grader.model import values_of
+from grader.step import Step
+from grader.technique import Context, EngineTimeout, Technique
+
+
+class Lookahead(Technique):
+    name = "lookahead"
+    title = "Lookahead"
+    description = (
+        "Assume a cell holds a value and follow what the cheaper techniques deduce from it; if "
+        "that leads to a contradiction the value is removed. Depth d allows d nested "
+        "assumptions."
+    )
+    batch = False
+
+    def __init__(
+        self, cost: float, level: str = "", name: str | None = None, depth: int = 1
+    ) -> None:
+        super().__init__(cost, level, name or f"lookahead-{depth}")
+        self.depth = depth
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        engine = ctx.engine
+        cheaper = [t for t in engine.techniques if t.cost < self.cost and t.name != "guess"]
+        sub = engine.sub_engine(cheaper)
+        state = ctx.state
+        order = sorted(
+            (v for v, m in enumerate(state) if m & (m - 1)),
+            key=lambda v: (state[v].bit_count(), v),
+        )
+        best = None
+        trials = ((var, value) for var in order for value in values_of(state[var]))
+        for var, value in trials:
+            ctx.check_time()
+            if ctx.in_known_solution(var, value):
+                continue  # a value of a solution never leads to a contradiction
+            cap = None if best is None else len(best[2].steps) - 1
+            if cap is not None and cap < 0:
+                break
+            trial = list(state)
+            trial[var] = 1 << value
+            run = sub.run(trial, changed=[var], max_steps=cap)
+            if run.status == "timeout":
+                raise EngineTimeout
+            if run.status == "solved":
+                engine.learn_solution(run.state)
+            if run.status == "contradiction" and (
+                best is None or len(run.steps) < len(best[2].steps)
+            ):
+                best = (var, value, run)
+        if best is None:
+            return
+        var, value, run = best
+        yield self.make(
+            eliminations=[(var, value)],
+            assume=(var, value),
+            chain=tuple(run.steps),
+            contradiction_reason=run.contradiction.reason if run.contradiction else "",
+            depth=self.depth,
+        )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        var, value = step.data["assume"]
+        chain = step.data["chain"]
+        said = [ex.text(s) for s in chain if not s.contradiction]
+        middle = f", then {'; '.join(said)}" if said else ""
+        ending = step.data["contradiction_reason"]
+        return f"if {ex.cell(var)} were {ex.value(value)}{middle}; but then {ending}"

@@ -1,0 +1,171 @@
+"""The line rule shared by Binairo and Tango: balanced counts, no three in a row, optional signs.
+
+Values are 0 and 1. A line of length n holds n/2 of each, never three equal cells in a row, and
+where a sign joins cells i and i+1, ``=`` means equal and ``x`` opposite. The exact per-cell
+pass runs a forward-backward dynamic programme whose states are (last value, run length) and
+whose count of 1s so far is an int bitset, so a 100-cell line costs a few hundred big-int
+operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from grader.lines import LineRule
+
+if TYPE_CHECKING:
+    from grader.exact import CnfBuilder
+
+RUN_STATES = ((0, 1), (0, 2), (1, 1), (1, 2))
+
+
+class BalancedLine(LineRule):
+    """Balanced, at most two equal in a row, and signs between neighbours (``=``/``x``)."""
+
+    def __init__(
+        self, length: int, signs: Mapping[int, str] | None = None, names: Sequence[str] = ("0", "1")
+    ) -> None:
+        self.length = length
+        self.quota = length // 2
+        self.signs = dict(signs or {})
+        """Position i → sign between cells i and i+1."""
+        self.names = tuple(names)
+        self._ranges = [self._count_mask(i + 1) for i in range(length)]
+
+    def _count_mask(self, placed: int) -> int:
+        """Bits k allowed for the number of 1s after ``placed`` cells."""
+        low = max(0, placed - self.quota)
+        high = min(placed, self.quota)
+        return ((1 << (high + 1)) - 1) & ~((1 << low) - 1) if high >= low else 0
+
+    # -- automaton (generic passes, counting, tests) -----------------------------------------
+
+    def start(self):
+        return (0, -1, 0)
+
+    def step(self, state, index, value):
+        ones, last, run = state
+        sign = self.signs.get(index - 1)
+        if sign == "=" and value != last:
+            return None
+        if sign == "x" and value == last:
+            return None
+        run = run + 1 if value == last else 1
+        if run > 2:
+            return None
+        ones += value
+        if ones > self.quota or index + 1 - ones > self.quota:
+            return None
+        return (ones, value, run)
+
+    def accepts(self, state) -> bool:
+        return state[0] == self.quota
+
+    def allowed(self, index: int, last: int, value: int) -> bool:
+        sign = self.signs.get(index - 1)
+        return not ((sign == "=" and value != last) or (sign == "x" and value == last))
+
+    # -- fast exact pass ------------------------------------------------------------------------
+
+    def supports(self, masks: Sequence[int]) -> list[int] | None:
+        n = self.length
+        ranges = self._ranges
+        forward: list[dict[tuple[int, int], int]] = []
+        layer: dict[tuple[int, int], int] = {}
+        for value in (0, 1):
+            if masks[0] >> value & 1:
+                layer[(value, 1)] = (1 << value) & ranges[0]
+        forward.append(layer)
+        for i in range(1, n):
+            nxt: dict[tuple[int, int], int] = {}
+            mask = masks[i]
+            for (last, run), bits in layer.items():
+                if not bits:
+                    continue
+                for value in (0, 1):
+                    if not (mask >> value & 1) or not self.allowed(i, last, value):
+                        continue
+                    if value == last:
+                        if run == 2:
+                            continue
+                        key = (value, 2)
+                    else:
+                        key = (value, 1)
+                    moved = (bits << value) & ranges[i]
+                    if moved:
+                        nxt[key] = nxt.get(key, 0) | moved
+            layer = nxt
+            forward.append(layer)
+        goal = 1 << self.quota
+        alive: dict[tuple[int, int], int] = {k: b & goal for k, b in layer.items() if b & goal}
+        if not alive:
+            return None
+        result = [0] * n
+        for i in range(n - 1, 0, -1):
+            previous: dict[tuple[int, int], int] = {}
+            support = 0
+            mask = masks[i]
+            for (last, run), bits in forward[i - 1].items():
+                for value in (0, 1):
+                    if not (mask >> value & 1) or not self.allowed(i, last, value):
+                        continue
+                    if value == last:
+                        if run == 2:
+                            continue
+                        key = (value, 2)
+                    else:
+                        key = (value, 1)
+                    target = alive.get(key)
+                    if not target:
+                        continue
+                    ok = bits & (target >> value)
+                    if ok:
+                        support |= 1 << value
+                        previous[(last, run)] = previous.get((last, run), 0) | ok
+            result[i] = support
+            alive = previous
+        for (value, _run), bits in alive.items():
+            if bits:
+                result[0] |= 1 << value
+        return result if all(result) else None
+
+    # -- visible violations and SAT ------------------------------------------------------------
+
+    def violation(self, masks: Sequence[int]) -> str | None:
+        values = [m.bit_length() - 1 if m and m & (m - 1) == 0 else -1 for m in masks]
+        for value in (0, 1):
+            count = values.count(value)
+            if count > self.quota:
+                return f"holds {count} {self.names[value]}s, more than half"
+        for i in range(self.length - 2):
+            if values[i] >= 0 and values[i] == values[i + 1] == values[i + 2]:
+                return f"holds three {self.names[values[i]]}s in a row"
+        for i, sign in self.signs.items():
+            a, b = values[i], values[i + 1]
+            if a >= 0 and b >= 0 and (a == b) != (sign == "="):
+                return f"breaks its {sign} sign"
+        if any(m == 0 for m in masks):
+            return "has a cell with no candidate"
+        return None
+
+    def encode(self, cnf: CnfBuilder, variables: Sequence[int]) -> None:
+        ones = [cnf.lit(v, 1) for v in variables]
+        for i in range(self.length - 2):
+            trio = ones[i : i + 3]
+            cnf.add([-x for x in trio])
+            cnf.add(trio)
+        cnf.equals(ones, self.quota)
+        for i, sign in self.signs.items():
+            a, b = ones[i], ones[i + 1]
+            if sign == "=":
+                cnf.add([-a, b])
+                cnf.add([a, -b])
+            else:
+                cnf.add([a, b])
+                cnf.add([-a, -b])
+
+
+def is_balanced(constraint) -> bool:
+    """Whether a constraint is a line under :class:`BalancedLine`."""
+    return constraint.kind == "line" and isinstance(getattr(constraint, "rule", None), BalancedLine)

@@ -1,0 +1,40 @@
+"""Shared test helpers: puzzles built from dicts, random solutions and partial grids."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from grader.family import Puzzle
+from grader.loading import puzzle_from_dict
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def make(data: dict) -> Puzzle:
+    """A puzzle from a dict, as the loader builds it."""
+    return puzzle_from_dict(data, "test", "test")
+
+
+def random_solution(puzzle: Puzzle, rng: random.Random) -> list[int]:
+    """A random solution of the (empty or partial) puzzle, by seeded randomized search."""
+    from grader.backtrack import solve_random
+
+    solution = solve_random(puzzle.model, puzzle.givens, rng)
+    assert solution is not None
+    return solution
+
+
+def shared(name: str) -> Path:
+    """A file of ../shared/data, or skip the test when it is not there."""
+    path = SHARED_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    return path

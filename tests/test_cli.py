@@ -1,0 +1,181 @@
+"""The command line as a user meets it: reports, JSON contract, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import EXAMPLES
+
+REQUIRED_KEYS = {
+    "id",
+    "family",
+    "size",
+    "givens",
+    "solutions",
+    "solved",
+    "difficulty",
+    "effort",
+    "level",
+    "hardest",
+    "techniques",
+    "grid",
+    "version",
+    "settings",
+}
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    code = "import sys; from grader.cli import {0}; sys.argv[0] = '{1}'; {0}()"
+    command = ("grader_main", "grader") if args[0] == "grader" else ("grade_main", "grade")
+    rest = args[1:]
+    return subprocess.run(
+        [sys.executable, "-c", code.format(*command), *rest],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_grade_prints_a_report_with_level_and_techniques():
+    result = run("grade", str(EXAMPLES / "tango.json"))
+    assert result.returncode == 0, result.stderr
+    for word in ("solutions", "difficulty", "effort", "level", "hard", "techniques used"):
+        assert word in result.stdout
+
+
+def test_json_report_holds_the_contract_keys():
+    result = run("grade", "--json", "--trace", str(EXAMPLES / "binairo.json"))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert set(report) >= REQUIRED_KEYS
+    assert report["solutions"] == 1 and report["solved"] is True
+    assert (
+        report["size"] == [6, 6] and len(report["grid"]) == 6 and "." not in "".join(report["grid"])
+    )
+    assert report["settings"]["techniques"]["pair"] == 1.0
+    steps = report["steps"]
+    assert steps and {"technique", "cost", "explanation"} <= set(steps[0])
+    assert report["difficulty"] == max(s["cost"] for s in steps)
+    assert report["effort"] == pytest.approx(sum(s["cost"] for s in steps))
+
+
+def test_several_files_give_json_lines_and_unruly_ids_load():
+    result = run("grade", "--json", str(EXAMPLES / "binairo.json"), str(EXAMPLES / "unruly.txt"))
+    lines = [json.loads(x) for x in result.stdout.splitlines()]
+    assert len(lines) == 3 and lines[2]["size"] == [8, 8]
+    assert lines[1]["grid"] == lines[0]["grid"]  # the Unruly ID of the same puzzle
+
+
+def test_trace_explains_steps_in_plain_words():
+    result = run("grade", "--trace", str(EXAMPLES / "binairo.json"))
+    assert "are both" in result.stdout and "  1. " in result.stdout
+
+
+def test_costs_file_changes_the_rating(tmp_path):
+    costs = tmp_path / "costs.toml"
+    costs.write_text("[binairo]\nwindow = 3.7\n")
+    result = run("grade", "--json", "--costs", str(costs), str(EXAMPLES / "binairo.json"))
+    report = json.loads(result.stdout)
+    assert report["difficulty"] == 3.7
+    assert report["settings"]["techniques"]["window"] == 3.7
+
+
+def test_techniques_option_restricts_the_set():
+    result = run("grade", "--json", "--techniques", "trivial", str(EXAMPLES / "binairo.json"))
+    report = json.loads(result.stdout)
+    assert report["solved"] is False and report["level"] == "unsolved"
+    assert set(report["settings"]["techniques"]) == {"pair", "sandwich", "last-cell"}
+
+
+def test_hint_prints_only_the_next_step():
+    result = run("grader", "hint", "--json", str(EXAMPLES / "binairo.json"))
+    hint = json.loads(result.stdout)["hint"]
+    assert hint["technique"] == "pair" and hint["explanation"].startswith("r1c1 = 0")
+
+
+def test_contradictory_givens_are_a_report_not_an_error(tmp_path):
+    bad = tmp_path / "c.json"
+    bad.write_text(json.dumps({"family": "binairo", "grid": ["000...", *["......"] * 5]}))
+    result = run("grade", "--json", str(bad))
+    assert result.returncode == 0
+    report = json.loads(result.stdout)
+    assert report["solutions"] == 0 and report["level"] == "invalid"
+    assert report["contradiction"] == "row 1 holds three 0s in a row"
+
+
+def test_schema_is_json_schema():
+    result = run("grader", "schema", "tango")
+    schema = json.loads(result.stdout)
+    assert schema["properties"]["family"]["const"] == "tango"
+
+
+BAD_INPUTS = {
+    "not-json.json": ("{family: binairo", "is not valid JSON"),
+    "missing-grid.json": ('{"family": "binairo"}', "grid: is missing"),
+    "missing-family.json": ('{"grid": ["01"]}', "family: is missing"),
+    "unknown-family.json": ('{"family": "kakuro", "grid": []}', "unknown family 'kakuro'"),
+    "row-length.json": (
+        '{"family": "binairo", "grid": ["0101", "010", "....", "...."]}',
+        "grid: row 2 has 3 cells, expected 4",
+    ),
+    "symbol.json": (
+        '{"family": "binairo", "grid": ["01x1", "....", "....", "...."]}',
+        "grid: row 1 column 3: unknown symbol 'x'",
+    ),
+    "odd.json": ('{"family": "binairo", "grid": ["...", "...", "..."]}', "size: 3 rows is odd"),
+    "sign.json": (
+        '{"family": "tango", "grid": ["....", "....", "....", "...."], '
+        '"signs": [[0, 0, 1, 1, "="]]}',
+        "signs[0]: cells (0, 0) and (1, 1) are not neighbours",
+    ),
+    "sign-kind.json": (
+        '{"family": "tango", "grid": ["....", "....", "....", "...."], '
+        '"signs": [[0, 0, 0, 1, "+"]]}',
+        "signs[0][4]",
+    ),
+    "list.json": ("[1, 2]", "expected a JSON object"),
+    "empty.json": ("", "is empty"),
+    "unruly.txt": ("6x6:BAFCH", "Unruly game ID describes"),
+    "extra.json": (
+        '{"family": "binairo", "grid": ["01", "10"], "colour": 1}',
+        "colour: is not a known field",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gets_one_line_and_exit_code_2(tmp_path, name):
+    content, expected = BAD_INPUTS[name]
+    path = tmp_path / name
+    path.write_text(content)
+    result = run("grade", str(path))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"error: {path}")
+    assert expected in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_binary_file_directory_and_missing_file(tmp_path):
+    garbage = tmp_path / "g.json"
+    garbage.write_bytes(b"\x00\xff\xfe\x01" * 10)
+    for target, expected in (
+        (garbage, "not a text file"),
+        (tmp_path, "is a directory"),
+        (tmp_path / "none.json", "no such file"),
+    ):
+        result = run("grade", str(target))
+        assert result.returncode == 2 and expected in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_bad_option_is_one_line():
+    result = run("grade", "--timeout", "-3", str(EXAMPLES / "binairo.json"))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "--timeout" in result.stderr

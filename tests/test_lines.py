@@ -1,0 +1,70 @@
+"""The exact per-cell pass of line rules agrees with brute-force enumeration."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.lines import LineRule
+from rules.binary_lines import BalancedLine
+
+
+def brute_supports(rule: LineRule, masks: list[int]) -> list[int] | None:
+    out = [0] * len(masks)
+    found = False
+    for values in product((0, 1), repeat=len(masks)):
+        if all(m >> v & 1 for m, v in zip(masks, values, strict=True)) and rule.accepts_values(
+            values
+        ):
+            found = True
+            for i, v in enumerate(values):
+                out[i] |= 1 << v
+    return out if found else None
+
+
+@st.composite
+def lines(draw):
+    half = draw(st.integers(1, 6))
+    length = 2 * half
+    signs = {}
+    for i in range(length - 1):
+        sign = draw(st.sampled_from([None, None, None, "=", "x"]))
+        if sign:
+            signs[i] = sign
+    masks = draw(st.lists(st.sampled_from([1, 2, 3, 3, 3]), min_size=length, max_size=length))
+    return BalancedLine(length, signs), masks
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines())
+def test_balanced_supports_match_enumeration(case):
+    rule, masks = case
+    assert rule.supports(masks) == brute_supports(rule, masks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines())
+def test_generic_automaton_pass_matches_fast_pass(case):
+    rule, masks = case
+    generic = LineRule.supports(rule, masks)
+    assert generic == rule.supports(masks)
+    assert rule.count(masks) == len(rule.completions(masks))
+
+
+def test_long_line_is_not_exponential():
+    rule = BalancedLine(100)
+    masks = [3] * 100
+    masks[0] = masks[1] = 2  # two 1s at the start
+    support = rule.supports(masks)
+    assert support is not None
+    assert support[2] == 1  # the third cell must be 0
+    assert BalancedLine(20).count([3] * 20) == 8196  # A177790: valid rows of length 20
+
+
+def test_violation_names_the_visible_break():
+    rule = BalancedLine(6, names=("0", "1"))
+    assert rule.violation([1, 1, 1, 3, 3, 3]) == "holds three 0s in a row"
+    assert rule.violation([2, 3, 2, 3, 2, 2]) == "holds 4 1s, more than half"
+    assert rule.violation([1, 2, 1, 2, 3, 3]) is None

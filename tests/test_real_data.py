@@ -1,0 +1,63 @@
+"""Agreement with real puzzles and published levels (reads ../shared/data when it is there)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from conftest import make, shared
+from grader import grade
+
+
+def tango_puzzles():
+    for line in shared("tango_real.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        data = {
+            "family": "tango",
+            "id": row["id"],
+            "grid": row["rows"],
+            "signs": row["constraints"],
+            "solution": row["solution"],
+        }
+        yield row, make(data)
+
+
+def test_every_real_tango_is_solved_without_guessing_and_matches():
+    results = {}
+    for row, puzzle in tango_puzzles():
+        result = grade(puzzle)
+        assert result.solved, row["id"]
+        assert result.solutions == 1
+        assert result.solution_check() == "matches"
+        assert all(s.technique != "guess" for s in result.steps)
+        results[row["linkedin_number"]] = result
+    needs_lookahead = {n for n, r in results.items() if r.level == "expert"}
+    assert needs_lookahead == {47, 426, 501}
+    hardest_others = max(r.difficulty for n, r in results.items() if n not in needs_lookahead)
+    assert all(results[n].difficulty > hardest_others for n in needs_lookahead)
+
+
+TATHAM_TO_OURS = {"Trivial": "trivial", "Easy": "easy", "Normal": "normal"}
+
+
+def test_binairo_levels_agree_with_tathams_solver():
+    """Tatham's solver levels (computed for the shared file) match ours exactly."""
+    agree = Counter()
+    for line in shared("binairo_external.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        puzzle = make(
+            {
+                "family": "binairo",
+                "grid": row["puzzle"],
+                "solution": row["solution"],
+                "rules": {"unique_lines": row["unique_rows_rule"]},
+            }
+        )
+        result = grade(puzzle)
+        assert result.solved and result.solution_check() == "matches", row["id"]
+        expected = TATHAM_TO_OURS.get(row["tatham_unruly_level"])
+        if expected is None:  # beyond Tatham's Normal: our hard or above
+            agree[result.level in ("hard", "expert", "extreme")] += 1
+        else:
+            agree[result.level == expected] += 1
+    assert agree[False] == 0, agree
