@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from grader.board import Board
 from grader.errors import FieldProblem
-from grader.model import Model, State
+from grader.model import Model, State, is_single, single_value, values_of
 from grader.technique import Technique
 
 LEVELS: tuple[str, ...] = ("trivial", "easy", "normal", "hard", "expert", "extreme")
@@ -103,6 +104,25 @@ class Family:
         """A puzzle file (dict) whose givens are the decided cells of ``state``."""
         raise NotImplementedError
 
+    def board(self, model: Model, state: State, givens: State | None = None) -> Board:
+        """What a picture of ``state`` shows; the default draws one variable per cell.
+
+        Families override it to add their decorations (signs, boxes, clues, doors, paths).
+        """
+        board = Board(model.rows, model.cols)
+        for var, variable in enumerate(model.variables):
+            if variable.kind != "cell" or variable.row < 0:
+                continue
+            cell = (variable.row, variable.col)
+            mask = state[var]
+            if is_single(mask):
+                board.cells[cell] = model.symbol(single_value(mask))
+                if givens is not None and is_single(givens[var]):
+                    board.givens.add(cell)
+            elif mask != variable.domain:
+                board.candidates[cell] = "".join(model.symbol(v) for v in values_of(mask))
+        return board
+
     def count_givens(self, puzzle: Puzzle) -> int:
         return sum(1 for m in puzzle.givens if m and m & (m - 1) == 0)
 
@@ -115,6 +135,42 @@ class Family:
     def level_of_cost(self, difficulty: float) -> str | None:
         """A level from the difficulty alone, for families graded on a numeric scale."""
         return None
+
+    # -- generation ----------------------------------------------------------------------------
+
+    cell_hints: ClassVar[bool] = True
+    """Whether the generator may reveal cells of the solution as givens."""
+
+    def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
+        """The model of an empty puzzle of this size and options (no givens, no extra hints)."""
+        raise NotImplementedError
+
+    def random_solution(self, model: Model, rng: Any) -> list[int]:
+        """A random complete solution (values per variable), following ``rng`` only.
+
+        The default is a seeded randomized backtracking search; families with a faster
+        construction override it.
+        """
+        from grader.backtrack import solve_random
+
+        solution = solve_random(model, model.initial_state(), rng)
+        if solution is None:
+            raise FieldProblem("size", "this puzzle shape has no solution")
+        return solution
+
+    def extra_hints(self, model: Model, solution: Sequence[int]) -> list[Any]:
+        """Hints other than cells that a puzzle may show for ``solution`` (signs, clues...).
+
+        Each hint is hashable and sortable; :meth:`with_hints` builds the model showing a set
+        of them. The default family has none.
+        """
+        return []
+
+    def with_hints(self, model: Model, hints: Sequence[Any]) -> Model:
+        """The empty model plus exactly these extra hints."""
+        if hints:
+            raise NotImplementedError
+        return model
 
     # -- symmetry ----------------------------------------------------------------------------
 

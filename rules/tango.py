@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from grader.board import Board
 from grader.constraints import Relation
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State
@@ -109,6 +110,12 @@ class Tango(Family):
             "grid": format_binary(model, state),
             "signs": [list(s) for s in model.options.get("signs", [])],
         }
+
+    def board(self, model: Model, state: State, givens: State | None = None) -> Board:
+        board = super().board(model, state, givens)
+        for r1, c1, r2, c2, sign in model.options.get("signs", []):
+            board.marks.append(((r1, c1), (r2, c2), sign))
+        return board
 
     def count_givens(self, puzzle) -> int:
         return super().count_givens(puzzle) + len(puzzle.model.options.get("signs", []))
