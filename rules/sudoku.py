@@ -281,13 +281,8 @@ class Sudoku(Family):
         assert isinstance(spec, SudokuFile)
         n = grid_side(spec)
         box = box_shape(n, spec.box)
-        values = parse_values(spec.grid, n, "grid")
         model = self.empty_model((n, n), {"box": list(box)})
-        givens = model.initial_state()
-        for var, value in enumerate(values):
-            if value is not None:
-                givens[var] = 1 << value
-        givens = crossed_out(model, givens)
+        givens = crossed_out(model, clue_state(model, spec.grid))
         solution = None
         if spec.solution is not None:
             parsed = parse_values(spec.solution, n, "solution")
@@ -353,6 +348,15 @@ class Sudoku(Family):
 
     def canonical_key(self, model: Model, state: State) -> str:
         return canonical_key(model, state)
+
+
+def clue_state(model: Model, grid: Sequence[str]) -> State:
+    """The state holding exactly the clues of ``grid`` (other cells open)."""
+    state = model.initial_state()
+    for var, value in enumerate(parse_values(grid, model.rows, "grid")):
+        if value is not None:
+            state[var] = 1 << value
+    return state
 
 
 def crossed_out(model: Model, state: State) -> State:

@@ -294,9 +294,8 @@ class ChainSearch:
                 else:
                     targets = [t for t, _ in self.strong(pid, use_y, True, cand, hpos)]
                 for t in targets:
-                    if t == goal:
-                        if not any(f[0] == t for f in found):
-                            found.append((t, node))
+                    if t == goal and not any(f[0] == t for f in found):
+                        found.append((t, node))
                     if t not in seen and not is_ancestor(node, t):
                         seen.add(t)
                         nxt.append((t, node))
@@ -463,7 +462,7 @@ class ChainSearch:
         if out:
             return out
         # naked pairs
-        for h, cells in enumerate(houses.cells):
+        for _h, cells in enumerate(houses.cells):
             pairs: dict[int, list[int]] = {}
             for var in cells:
                 if cand[var].bit_count() == 2:
@@ -725,10 +724,7 @@ class ChainTechnique(Technique):
 
     def find(self, ctx: Context) -> Iterator[Step]:
         search = ChainSearch(ctx, self.nesting)
-        if self.mode == "static":
-            hints = search.static_hints()
-        else:
-            hints = search.dynamic_hints(self.mode)
+        hints = search.static_hints() if self.mode == "static" else search.dynamic_hints(self.mode)
         if not hints:
             return
         best = min(hints)
