@@ -68,8 +68,6 @@ class UniqueRectangle(Technique):
             return
         a, b = extra
         shared = [h for h in houses.of_var[a] if b in houses.cells[h]]
-        if not shared:
-            return
         ma, mb = state[a] & ~pm, state[b] & ~pm
         if ma == mb and ma.bit_count() == 1:
             z = ma.bit_length() - 1
@@ -79,6 +77,7 @@ class UniqueRectangle(Technique):
                 step = self.make(eliminations=elims, type=2, value=z, **data)
                 yield replace(step, cost=self.cost + 0.1)
                 return
+        yield from self.type3(ctx, corners, extra, ma | mb, shared, data)
         for h in shared:
             for keep, drop in ((pair[0], pair[1]), (pair[1], pair[0])):
                 places = [v for v in houses.cells[h] if state[v] >> keep & 1]
@@ -88,6 +87,34 @@ class UniqueRectangle(Technique):
                     )
                     yield replace(step, cost=self.cost + 0.1)
                     return
+
+    def type3(self, ctx, corners, roof, extras, shared, data) -> Iterator[Step]:
+        """The roof's extra values act as one cell of a naked subset with other cells."""
+        state = ctx.state
+        houses = houses_of(ctx.model)
+        for h in shared:
+            others = [
+                v for v in houses.cells[h] if v not in corners and 1 < state[v].bit_count() <= 4
+            ]
+            for size in range(1, 4):
+                for group in combinations(others, size):
+                    union = extras
+                    for v in group:
+                        union |= state[v]
+                    if union.bit_count() != size + 1:
+                        continue
+                    elims = [
+                        (v, x)
+                        for v in houses.cells[h]
+                        if v not in corners and v not in group and not is_single(state[v])
+                        for x in values_of(state[v] & union)
+                    ]
+                    if elims:
+                        step = self.make(
+                            eliminations=elims, type=3, value=union, subset=group, **data
+                        )
+                        yield replace(step, cost=round(self.cost + 0.1 * size, 1))
+                        return
 
     def explain(self, step: Step, ex: Explainer) -> str:
         x, y = (ex.value(v) for v in step.data["pair"])
@@ -99,6 +126,10 @@ class UniqueRectangle(Technique):
         value = ex.value(step.data["value"])
         if kind == 2:
             return f"{head}: one roof cell is {value}"
+        if kind == 3:
+            values = ", ".join(ex.value(v) for v in values_of(step.data["value"]))
+            subset = ex.cells(step.data["subset"])
+            return f"{head}: the roof's extra values form a naked set on {values} with {subset}"
         return f"{head}: the roof must hold {value}"
 
 
