@@ -331,6 +331,10 @@ class Sudoku(Family):
                 return level
         return "extreme"
 
+    def cost_band(self, level: str) -> tuple[float, float]:
+        """The SE band of a level name (``hard``) or of ``"4.0-5.0"`` / ``"7.1"``."""
+        return se_band(level)
+
     def report_fields(self, grade: Any) -> dict[str, Any]:
         return se_figures(grade.steps)
 
@@ -376,6 +380,21 @@ def crossed_out(model: Model, state: State) -> State:
     return out
 
 
+def se_band(level: str) -> tuple[float, float]:
+    """``"hard"`` → (4.0, 6.4); ``"4.0-5.0"`` → (4.0, 5.0); ``"7.1"`` → (7.1, 7.1)."""
+    text = level.strip().lower()
+    if text in LEVEL_BANDS:
+        return LEVEL_BANDS[text]
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(?:-\s*(\d+(?:\.\d+)?))?", text)
+    if match is None:
+        known = ", ".join(LEVEL_BANDS)
+        raise FieldProblem("level", f"{level!r} is neither a level ({known}) nor an SE band")
+    low = float(match.group(1))
+    high = float(match.group(2)) if match.group(2) else low
+    require(low <= high, "level", f"band {level!r} is empty")
+    return low, high
+
+
 def box_regions(model: Model) -> list[list[tuple[int, int]]]:
     br, bc = model.options["box"]
     n = model.rows
@@ -405,7 +424,7 @@ def se_figures(steps: Sequence[Any]) -> dict[str, float]:
 
 def sudoku_table(n: int) -> list[TechniqueSpec]:
     """Sudoku Explainer 1.2.1's techniques and ratings, in its order."""
-    big = n > 9
+    big = n > 16
     table = [
         TechniqueSpec(FullHouse, 1.0, "trivial"),
         TechniqueSpec(
@@ -477,18 +496,11 @@ def sudoku_table(n: int) -> list[TechniqueSpec]:
             name="dynamic-forcing-chains-plus",
             kwargs={"mode": "dynamic", "nesting": 1},
         ),
-        TechniqueSpec(
-            ChainTechnique,
-            9.5,
-            "extreme",
-            name="nested-forcing-chains",
-            kwargs={"mode": "dynamic", "nesting": 2},
-        ),
     ]
     if big:
-        # Deep chains cost minutes on 16x16 and 25x25 in pure Python: off unless asked for.
+        # Nested dynamic chains cost minutes on 16x16 and 25x25: off unless asked for.
         for i, spec in enumerate(table):
-            if spec.cost >= 9.5:
+            if spec.cost >= 9.0:
                 table[i] = TechniqueSpec(
                     spec.factory, spec.cost, spec.level, spec.name, spec.kwargs, default=False
                 )

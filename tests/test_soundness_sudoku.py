@@ -37,10 +37,8 @@ def sudokus(draw, sizes=(4, 6, 9)):
 
 
 def techniques_for(puzzle):
-    """Every default technique (the nested chains only on the small grids)."""
-    if puzzle.model.rows <= 6:
-        return choose(puzzle.family, puzzle.model)
-    return choose(puzzle.family, puzzle.model, "-nested-forcing-chains")
+    """Every default technique."""
+    return choose(puzzle.family, puzzle.model)
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -74,7 +72,7 @@ def test_uniqueness_patterns_keep_the_solution_of_unique_puzzles(seed, n):
             state = trial
     count, found = count_solutions(model, state)
     assert count == 1
-    techniques = choose(FAMILY, model, "-nested-forcing-chains")
+    techniques = choose(FAMILY, model)
     run = Engine(model, techniques, solutions=found).run(state)
     current = list(state)
     for step in run.steps:

@@ -10,13 +10,14 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader.engine import Engine
-from grader.errors import InputError
+from grader.errors import FieldProblem, InputError
 from grader.exact import count_solutions
 from grader.grading import grade
 from grader.loading import load
 from grader.model import is_single
 from rules.sudoku import (
     FAMILY,
+    LEVEL_BANDS,
     box_shape,
     build_model,
     canonical_key,
@@ -179,3 +180,13 @@ def test_unique_rectangle_needs_a_known_unique_puzzle():
     techniques = choose(puzzle.family, puzzle.model, "unique-rectangle,bug")
     assert Engine(puzzle.model, techniques).next_steps(puzzle.givens) == []
     assert count == 1 and found
+
+
+def test_levels_map_to_se_bands():
+    assert FAMILY.cost_band("4.0-5.0") == (4.0, 5.0)
+    assert FAMILY.cost_band("hard") == (4.0, 6.4)
+    assert FAMILY.level_of_cost(1.2) == "trivial" and FAMILY.level_of_cost(8.3) == "extreme"
+    for level, (low, high) in LEVEL_BANDS.items():
+        assert FAMILY.level_of_cost(low) == level and FAMILY.level_of_cost(min(high, 12)) == level
+    with pytest.raises(FieldProblem):
+        FAMILY.cost_band("tough")

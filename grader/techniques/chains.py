@@ -431,8 +431,8 @@ class ChainSearch:
         return res
 
     def advanced(self, cand, vmask, hpos, off):
-        """Eliminations of locked candidates, naked and hidden pairs and X-wings in the emptied
-        grid, each with the removed candidates it rests on as parents (first rule that works)."""
+        """Eliminations of locked candidates, else naked pairs, in the emptied grid, each with
+        the removed candidates it rests on as parents."""
         V = self.V
         houses = self.houses
         orig_hpos, orig_cand = self.grid.hpos, self.grid.cand
