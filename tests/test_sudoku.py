@@ -190,3 +190,19 @@ def test_levels_map_to_se_bands():
         assert FAMILY.level_of_cost(low) == level and FAMILY.level_of_cost(min(high, 12)) == level
     with pytest.raises(FieldProblem):
         FAMILY.cost_band("tough")
+
+
+def test_basic_techniques_match_sudoku_explainer_on_shared_puzzles():
+    """Below 4.0 (singles, direct hints, locked candidates, subsets, X-wing, swordfish) our ER is
+    SE's exactly; reads ../shared/data at run time."""
+    import csv
+
+    from conftest import shared
+
+    rows = list(csv.DictReader(shared("sudoku_se_dev.csv").open()))
+    easy = [r for r in rows if float(r["se_rating"]) < 4.0][::6]
+    assert easy
+    for row in easy:
+        report = grade(load(row["puzzle"])[0]).to_dict()
+        assert report["er"] == float(row["se_rating"]), row["puzzle"]
+        assert report["ed"] == float(row["se_diamond"])
