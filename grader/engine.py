@@ -108,13 +108,16 @@ class Engine:
         *,
         deadline: float | None = None,
         solutions: Sequence[list[int]] = (),
-        plans: dict[tuple[str, ...], Plan] | None = None,
+        verify: bool = True,
     ) -> None:
         self.model = model
         self.deadline = deadline
         self.solutions = tuple(solutions)
         """Solutions known from the exact search (lookahead skips their values, guess uses one)."""
-        self._plans = plans if plans is not None else {}
+        self.verify = verify
+        """Look for visible rule breaks after every step. Only a puzzle known to have a solution
+        may skip this (sound steps never break a rule there); lookahead always verifies."""
+        self._plans: dict[tuple[str, ...], Plan] = model.memo.setdefault("plans", {})
         self.plan = self._plan_for(list(techniques))
 
     @property
@@ -138,6 +141,7 @@ class Engine:
             self.solutions,
             self._plans,
         )
+        sub.verify = True
         sub.plan = self._plan_for(list(techniques))
         return sub
 
@@ -184,7 +188,7 @@ class Engine:
         if changed is None:
             dirty = [set(u) if u is not None else None for u in plan.units]
             stale = [True] * len(plan.techniques)
-            problem = self.check_state(state)
+            problem = self.check_state(state) if self.verify else None
         else:
             changed = list(changed)
             dirty = [set() if u is not None else None for u in plan.units]
@@ -192,8 +196,10 @@ class Engine:
                 for ti, ci in plan.watchers[var]:
                     dirty[ti].add(ci)  # type: ignore[union-attr]
             stale = [True] * len(plan.techniques)
-            problem = self.check_state(
-                state, {ci for v in changed for ci in model.var_constraints[v]}
+            problem = (
+                self.check_state(state, {ci for v in changed for ci in model.var_constraints[v]})
+                if self.verify
+                else None
             )
         if problem is not None:
             return Run(steps, state, "contradiction", problem, time.monotonic() - started)
@@ -228,15 +234,16 @@ class Engine:
                         return Run(
                             steps, state, "contradiction", contradiction, time.monotonic() - started
                         )
-                    touched: set[int] = set()
                     for var in changed_vars:
                         if is_single(state[var]):
                             open_count -= 1
-                        touched.update(model.var_constraints[var])
                         for ti, ci in plan.watchers[var]:
                             dirty[ti].add(ci)  # type: ignore[union-attr]
                     for ti in range(len(stale)):
                         stale[ti] = True
+                    if not self.verify:
+                        continue
+                    touched = {ci for var in changed_vars for ci in model.var_constraints[var]}
                     problem = self.check_state(state, sorted(touched))
                     if problem is not None:
                         problem = replace(problem, step=step)

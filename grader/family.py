@@ -176,6 +176,11 @@ class Family:
             raise NotImplementedError
         return model
 
+    def hint_excludes(self, template: Model, hint: Any, values: Sequence[int]) -> bool:
+        """Whether ``hint``, shown on the empty ``template``, rules out the solution ``values``."""
+        model = self.with_hints(template, [hint])
+        return not all(c.satisfied_by(values) for c in model.constraints)
+
     # -- symmetry ----------------------------------------------------------------------------
 
     def canonical_key(self, model: Model, state: State) -> str:

@@ -226,7 +226,7 @@ def grade(puzzle: Puzzle, options: GradeOptions | None = None) -> Grade:
             found = []
     else:
         found = []
-    engine = Engine(puzzle.model, techniques, deadline=deadline, solutions=found)
+    engine = Engine(puzzle.model, techniques, deadline=deadline, solutions=found, verify=not found)
     run = engine.run(puzzle.givens)
     if run.status == "timeout":
         notes.append(f"timed out after {options.timeout} s; the report is partial")

@@ -9,8 +9,9 @@ single-line enumeration, *expert* lookahead of depth 1 and *extreme* depth 2 (or
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,9 +21,11 @@ from grader.explain import Explainer
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.step import Step
+from grader.symmetry import board_transforms, transformed_rows
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
-from rules.binary_lines import BalancedLine, is_balanced
+from rules.binary_fill import random_grid
+from rules.binary_lines import DECIDED, BalancedLine, is_balanced
 
 MAX_SIDE = 200
 
@@ -34,11 +37,7 @@ MAX_SIDE = 200
 
 def line_values(state: State, line: Line) -> list[int]:
     """Decided values of a line's cells, -1 for open ones."""
-    out = []
-    for v in line.vars:
-        mask = state[v]
-        out.append(mask.bit_length() - 1 if mask and mask & (mask - 1) == 0 else -1)
-    return out
+    return [DECIDED[state[v]] for v in line.vars]
 
 
 class BalancedTechnique(Technique):
@@ -455,6 +454,41 @@ def unruly_id(model: Model, state: State) -> str:
 
 
 BINAIRO_SYMBOLS = {"0": 0, "1": 1}
+SMALL = 16
+"""Up to this side, random solutions come from the generic search (it honours distinct lines)."""
+
+
+def binary_key(
+    model: Model, state: State, marks: Sequence[tuple[int, int, int, int, str]] = ()
+) -> str:
+    """Canonical key under rotations, reflections and swapping the two values."""
+    grid = format_binary(model, state)
+    one, two = model.symbol(0), model.symbol(1)
+    swapped = [row.translate(str.maketrans(one + two, two + one)) for row in grid]
+    best = None
+    for shape, move in board_transforms(model.rows, model.cols):
+        moved_marks = []
+        for r1, c1, r2, c2, sign in marks:
+            a, b = sorted((move(r1, c1), move(r2, c2)))
+            moved_marks.append(f"{a[0]},{a[1]},{b[0]},{b[1]}{sign}")
+        tail = ";".join(sorted(moved_marks))
+        for rows in (grid, swapped):
+            text = "/".join(transformed_rows(rows, move, shape)) + "|" + tail
+            if best is None or text < best:
+                best = text
+    unique = "u" if model.options.get("unique_lines") else ""
+    return f"{model.family}{unique}:{best}"
+
+
+def random_binary_solution(family: Family, model: Model, rng: random.Random) -> list[int]:
+    """A random solution: generic search on small grids, row sampling on large ones."""
+    if max(model.rows, model.cols) <= SMALL or model.family != "binairo":
+        return Family.random_solution(family, model, rng)
+    while True:
+        grid = random_grid(model.rows, model.cols, rng)
+        values = [v for row in grid for v in row]
+        if all(c.satisfied_by(values) for c in model.constraints):
+            return values
 
 
 class Binairo(Family):
@@ -507,6 +541,19 @@ class Binairo(Family):
 
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
         return binary_table(model)
+
+    def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
+        rows, cols = size
+        spec = BinairoFile.model_validate(
+            {"family": "binairo", "grid": ["." * cols] * rows, "rules": dict(options)}
+        )
+        return self.build(spec)[0]
+
+    def random_solution(self, model: Model, rng: random.Random) -> list[int]:
+        return random_binary_solution(self, model, rng)
+
+    def canonical_key(self, model: Model, state: State) -> str:
+        return binary_key(model, state)
 
 
 FAMILY = Binairo()

@@ -17,7 +17,8 @@ from grader.lines import LineRule
 if TYPE_CHECKING:
     from grader.exact import CnfBuilder
 
-RUN_STATES = ((0, 1), (0, 2), (1, 1), (1, 2))
+DECIDED = (-2, 0, 1, -1)
+"""A binary cell's mask (0b00, 0b01, 0b10, 0b11) → its value, -1 when open, -2 when empty."""
 
 
 class BalancedLine(LineRule):
@@ -133,7 +134,7 @@ class BalancedLine(LineRule):
     # -- visible violations and SAT ------------------------------------------------------------
 
     def violation(self, masks: Sequence[int]) -> str | None:
-        values = [m.bit_length() - 1 if m and m & (m - 1) == 0 else -1 for m in masks]
+        values = [DECIDED[m] for m in masks]
         for value in (0, 1):
             count = values.count(value)
             if count > self.quota:
@@ -145,7 +146,7 @@ class BalancedLine(LineRule):
             a, b = values[i], values[i + 1]
             if a >= 0 and b >= 0 and (a == b) != (sign == "="):
                 return f"breaks its {sign} sign"
-        if any(m == 0 for m in masks):
+        if -2 in values:
             return "has a cell with no candidate"
         return None
 

@@ -3,6 +3,8 @@ orthogonal neighbours (``=`` same, ``x`` opposite)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -14,11 +16,13 @@ from grader.model import Model, State
 from grader.techniques import RelationPropagation
 from rules.binairo import (
     PuzzleFileBase,
+    binary_key,
     binary_table,
     build_binary,
     format_binary,
     grid_size,
     parse_cells,
+    random_binary_solution,
     solution_values,
 )
 
@@ -55,6 +59,42 @@ def check_signs(signs: list[Sign], rows: int, cols: int) -> list[Sign]:
     return sorted(out)
 
 
+def tango_model(
+    rows: int, cols: int, cells: Sequence[int | None], signs: Sequence[Sign]
+) -> tuple[Model, State]:
+    """A Tango model: balanced lines with their in-line signs, and a relation per sign."""
+    signs = sorted(tuple(s) for s in signs)
+    key = " signs=" + ";".join(f"{r1},{c1},{r2},{c2}{s}" for r1, c1, r2, c2, s in signs)
+    model, givens = build_binary(
+        "tango",
+        rows,
+        cols,
+        cells,
+        signs=signs,
+        symbols={0: "S", 1: "M"},
+        value_names={0: "sun", 1: "moon"},
+        key_extra=key,
+    )
+    relations = []
+    for r1, c1, r2, c2, sign in signs:
+        a, b = r1 * cols + c1, r2 * cols + c2
+        pairs = [(0, 0), (1, 1)] if sign == "=" else [(0, 1), (1, 0)]
+        label = f"the {sign} sign between {model.name(a)} and {model.name(b)}"
+        relations.append(Relation(a, b, pairs, label, sign))
+    model = Model(
+        family=model.family,
+        rows=rows,
+        cols=cols,
+        variables=model.variables,
+        constraints=model.constraints + tuple(relations),
+        symbols=model.symbols,
+        value_names=model.value_names,
+        key=model.key,
+        options={**model.options, "signs": [list(s) for s in signs]},
+    )
+    return model, givens
+
+
 class Tango(Family):
     name = "tango"
     title = "LinkedIn Tango"
@@ -70,35 +110,33 @@ class Tango(Family):
         rows, cols = grid_size(spec.size, spec.grid)
         cells = parse_cells(spec.grid, TANGO_SYMBOLS)
         signs = check_signs(list(spec.signs), rows, cols)
-        key = " signs=" + ";".join(f"{r1},{c1},{r2},{c2}{s}" for r1, c1, r2, c2, s in signs)
-        model, givens = build_binary(
-            "tango",
-            rows,
-            cols,
-            cells,
-            signs=signs,
-            symbols={0: "S", 1: "M"},
-            value_names={0: "sun", 1: "moon"},
-            key_extra=key,
-        )
-        relations = []
-        for r1, c1, r2, c2, sign in signs:
-            a, b = r1 * cols + c1, r2 * cols + c2
-            pairs = [(0, 0), (1, 1)] if sign == "=" else [(0, 1), (1, 0)]
-            label = f"the {sign} sign between {model.name(a)} and {model.name(b)}"
-            relations.append(Relation(a, b, pairs, label, sign))
-        model = Model(
-            family=model.family,
-            rows=rows,
-            cols=cols,
-            variables=model.variables,
-            constraints=model.constraints + tuple(relations),
-            symbols=model.symbols,
-            value_names=model.value_names,
-            key=model.key,
-            options={**model.options, "signs": [list(s) for s in signs]},
-        )
+        model, givens = tango_model(rows, cols, cells, signs)
         return model, givens, solution_values(spec.solution, rows, cols, TANGO_SYMBOLS)
+
+    def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
+        require(not options, "rules", "tango has no options")
+        rows, cols = size
+        return tango_model(rows, cols, [None] * (rows * cols), [])[0]
+
+    def random_solution(self, model: Model, rng: random.Random) -> list[int]:
+        return random_binary_solution(self, model, rng)
+
+    def extra_hints(self, model: Model, solution: Sequence[int]) -> list[Any]:
+        """Every sign between neighbours, as the solution makes it."""
+        out = []
+        for r in range(model.rows):
+            for c in range(model.cols):
+                for r2, c2 in ((r, c + 1), (r + 1, c)):
+                    if r2 < model.rows and c2 < model.cols:
+                        same = solution[r * model.cols + c] == solution[r2 * model.cols + c2]
+                        out.append((r, c, r2, c2, "=" if same else "x"))
+        return out
+
+    def with_hints(self, model: Model, hints: Sequence[Any]) -> Model:
+        return tango_model(model.rows, model.cols, [None] * (model.rows * model.cols), hints)[0]
+
+    def canonical_key(self, model: Model, state: State) -> str:
+        return binary_key(model, state, model.options.get("signs", []))
 
     def format_grid(self, model: Model, state: State) -> list[str]:
         return format_binary(model, state)

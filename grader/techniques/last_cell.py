@@ -24,7 +24,7 @@ class LastCell(Technique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         state = ctx.state
-        open_cells = [i for i, v in enumerate(constraint.vars) if not is_single(state[v])]
+        open_cells = [i for i, v in enumerate(constraint.vars) if state[v] & (state[v] - 1)]
         if len(open_cells) != 1:
             return
         index = open_cells[0]

@@ -1,0 +1,438 @@
+"""Generating puzzles that are deducible at a chosen level (or only unique, in classic mode).
+
+For each puzzle: a random complete solution (the family's seeded construction); *hint
+insertion*: from the empty grid, propagate with the techniques allowed at the level and, when
+stuck, reveal one random undetermined cell of the solution (or one of the family's other hints,
+such as a Tango sign) and go on from the current state until solved; *reduction*: try removing
+each hint in random order, keeping a removal while the techniques still solve the puzzle;
+*level floor*: the techniques of the level below must not solve it (else try again). The
+classic mode replaces deducibility by uniqueness, checked by the incremental SAT search. A
+batch never holds two puzzles with the same canonical key. Every random choice follows the seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from grader import __version__
+from grader.costs import Costs, choose
+from grader.engine import Engine, Run
+from grader.errors import FieldProblem, UsageError
+from grader.exact import ExactSearch, search_for
+from grader.family import Family
+from grader.model import Model, State, is_single
+from grader.registry import families
+from grader.technique import Technique
+
+MODES = ("deducible", "unique")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to generate. ``size`` is (rows, cols)."""
+
+    family: str
+    size: tuple[int, int]
+    level: str
+    count: int = 1
+    seed: int = 0
+    mode: str = "deducible"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    extra_share: float = 0.5
+    """Share of revealed hints taken from the family's other hints (signs, clues)."""
+    reduce: bool = True
+    max_attempts: int = 200
+    costs: Costs | None = None
+    timeout: float | None = None
+
+
+@dataclass
+class Target:
+    """A level as the generator needs it: what may be used, and what must not suffice."""
+
+    cap: list[Technique]
+    below: list[Technique] | None
+    min_difficulty: float | None = None
+
+
+@dataclass
+class Generated:
+    """One generated puzzle with its provenance."""
+
+    data: dict[str, Any]
+    model: Model
+    givens: State
+    solution: list[int]
+    level: str
+    difficulty: float
+    effort: float
+    attempts: int
+    key: str
+    seconds: float
+
+
+def default_target(family: Family, model: Model, level: str, costs: Costs | None) -> Target:
+    """Named levels: techniques up to the level; the level below must not solve the puzzle."""
+    levels = family.levels
+    if level not in levels:
+        known = ", ".join(levels)
+        raise UsageError(f"level: {family.name} has no level {level!r} (known: {known})")
+    index = levels.index(level)
+    cap = choose(family, model, level, costs)
+    below = choose(family, model, levels[index - 1], costs) if index > 0 else None
+    return Target(cap, below)
+
+
+class Generator:
+    """Generates the puzzles of one request, lazily."""
+
+    def __init__(self, request: Request) -> None:
+        if request.mode not in MODES:
+            raise UsageError(f"mode: unknown mode {request.mode!r} (known: {', '.join(MODES)})")
+        if request.count < 1:
+            raise UsageError("count: must be at least 1")
+        family = families().get(request.family)
+        if family is None:
+            known = ", ".join(families())
+            raise UsageError(f"family: unknown family {request.family!r} (known: {known})")
+        self.request = request
+        self.family = family
+        self.template = family.empty_model(request.size, request.options)
+        hook = getattr(family, "generation_target", None)
+        self.target = (
+            hook(self.template, request.level, request.costs)
+            if hook is not None
+            else default_target(family, self.template, request.level, request.costs)
+        )
+        self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
+        self.attempts = 0
+
+    # -- the batch ----------------------------------------------------------------------------
+
+    def puzzles(self, on_attempt: Callable[[int], None] | None = None) -> Iterator[Generated]:
+        """Yield ``count`` distinct puzzles (fewer if attempts or time run out)."""
+        seen: set[str] = set()
+        made = 0
+        index = 0
+        while made < self.request.count:
+            if self._out_of_time():
+                return
+            found = None
+            for attempt in range(self.request.max_attempts):
+                if self._out_of_time():
+                    return
+                self.attempts += 1
+                if on_attempt is not None:
+                    on_attempt(self.attempts)
+                rng = random.Random(f"{self.request.seed}:{index}:{attempt}")
+                started = time.monotonic()
+                found = self.attempt(rng)
+                if found is None:
+                    continue
+                if found.key in seen:
+                    found = None
+                    continue
+                found.attempts = attempt + 1
+                found.seconds = time.monotonic() - started
+                break
+            index += 1
+            if found is None:
+                if index > self.request.count * 4:
+                    return
+                continue
+            seen.add(found.key)
+            made += 1
+            request = self.request
+            found.data["id"] = (
+                f"{self.family.name}-{self._size_text()}-{request.level}-s{request.seed}-{made}"
+            )
+            yield found
+
+    def _size_text(self) -> str:
+        rows, cols = self.request.size
+        return f"{cols}x{rows}"
+
+    def _out_of_time(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    # -- one puzzle ---------------------------------------------------------------------------
+
+    def attempt(self, rng: random.Random) -> Generated | None:
+        """One try: a solution, hints inserted, reduced, checked against the level floor."""
+        family = self.family
+        solution = family.random_solution(self.template, rng)
+        extras = sorted(family.extra_hints(self.template, solution))
+        if self.request.mode == "unique":
+            hints = UniqueHints(self, solution, extras, rng)
+        else:
+            hints = DeducibleHints(self, solution, extras, rng)
+        if not hints.insert():
+            return None
+        if self.request.reduce:
+            hints.reduce()
+        model, givens = hints.model, hints.givens
+        run = self._engine(model, self.target.cap).run(givens)
+        if self.request.mode == "deducible" and not run.solved:
+            return None
+        if not self._meets_floor(model, givens, run):
+            return None
+        unique_mode = self.request.mode == "unique"
+        level = self._level_of(model, run) if unique_mode else self.request.level
+        return self._result(model, givens, solution, run, level)
+
+    def _engine(self, model: Model, techniques: Sequence[Technique]) -> Engine:
+        return Engine(model, techniques, deadline=self.deadline, verify=False)
+
+    def _meets_floor(self, model: Model, givens: State, run: Run) -> bool:
+        target = self.target
+        if target.min_difficulty is not None:
+            hardest = max((s.cost for s in run.steps), default=0.0)
+            if not run.solved or hardest < target.min_difficulty:
+                return False
+        if target.below is None:
+            return True
+        return not self._engine(model, target.below).run(givens).solved
+
+    def _level_of(self, model: Model, run: Run) -> str:
+        if not run.solved:
+            return "unsolved"
+        levels = self.family.levels
+        level_of = {t.name: t.level for t in self.target.cap}
+        index = max(
+            (levels.index(level_of[s.technique]) for s in run.steps if s.technique in level_of),
+            default=0,
+        )
+        return levels[index]
+
+    def _result(
+        self, model: Model, givens: State, solution: list[int], run: Run, level: str
+    ) -> Generated:
+        family = self.family
+        data = family.to_data(model, givens)
+        if "solution" in family.schema.model_fields:
+            data["solution"] = family.format_grid(model, [1 << v for v in solution])
+        difficulty = max((s.cost for s in run.steps), default=0.0)
+        effort = round(sum(s.cost for s in run.steps), 2)
+        data["meta"] = {
+            "level": level,
+            "difficulty": difficulty,
+            "effort": effort,
+            "mode": self.request.mode,
+            "seed": self.request.seed,
+            "generator": f"grader {__version__}",
+        }
+        return Generated(
+            data=data,
+            model=model,
+            givens=givens,
+            solution=solution,
+            level=level,
+            difficulty=difficulty,
+            effort=effort,
+            attempts=0,
+            key=family.canonical_key(model, givens),
+            seconds=0.0,
+        )
+
+
+class Hints:
+    """The hints of a puzzle being built: revealed cells and chosen extra hints."""
+
+    def __init__(
+        self, gen: Generator, solution: list[int], extras: list[Any], rng: random.Random
+    ) -> None:
+        self.gen = gen
+        self.family = gen.family
+        self.solution = solution
+        self.extras = extras
+        self.chosen: list[Any] = []
+        self.rng = rng
+        self.model = gen.template
+        self.givens = gen.template.initial_state()
+
+    def _use_extra(self) -> bool:
+        if not self.extras or len(self.chosen) == len(self.extras):
+            return False
+        if not self.family.cell_hints:
+            return True
+        return self.rng.random() < self.gen.request.extra_share
+
+    def _random_extra(self, allowed: Callable[[Any], bool] = lambda hint: True) -> Any | None:
+        taken = set(self.chosen)
+        options = [h for h in self.extras if h not in taken and allowed(h)]
+        return self.rng.choice(options) if options else None
+
+    def _set_extras(self, chosen: list[Any]) -> None:
+        self.chosen = sorted(chosen)
+        self.model = self.family.with_hints(self.gen.template, self.chosen)
+
+    def hint_list(self) -> list[tuple[str, Any]]:
+        cells = [("cell", v) for v, m in enumerate(self.givens) if is_single(m)]
+        return cells + [("extra", h) for h in self.chosen]
+
+    def remove(self, hint: tuple[str, Any]) -> Callable[[], None]:
+        """Remove a hint; the returned function puts it back."""
+        kind, item = hint
+        if kind == "cell":
+            old = self.givens[item]
+            self.givens[item] = self.gen.template.variables[item].domain
+            return lambda: self.givens.__setitem__(item, old)
+        before = list(self.chosen)
+        self._set_extras([h for h in self.chosen if h != item])
+        return lambda: self._set_extras(before)
+
+    def reduce(self) -> None:
+        """Try removing each hint in random order; keep a removal while the puzzle holds."""
+        order = self.hint_list()
+        self.rng.shuffle(order)
+        for hint in order:
+            undo = self.remove(hint)
+            if not self.holds():
+                undo()
+
+    def insert(self) -> bool:
+        raise NotImplementedError
+
+    def holds(self) -> bool:
+        raise NotImplementedError
+
+
+class DeducibleHints(Hints):
+    """Hint insertion and reduction under the level's techniques."""
+
+    def holds(self) -> bool:
+        return self.gen._engine(self.model, self.gen.target.cap).run(self.givens).solved
+
+    def reduce(self) -> None:
+        """Reduction in batches: one propagation without a whole batch of givens, then each
+        removal is tested by adding the batch's other givens back to that propagated state,
+        which costs only the propagation they cause. Extra hints change the model, so puzzles
+        with any fall back to one full solve per test."""
+        if self.chosen:
+            super().reduce()
+            return
+        cells = [v for v, m in enumerate(self.givens) if is_single(m)]
+        self.rng.shuffle(cells)
+        engine = self.gen._engine(self.model, self.gen.target.cap)
+        size = max(16, int(2 * len(cells) ** 0.5))
+        for start in range(0, len(cells), size):
+            batch = cells[start : start + size]
+            base = list(self.givens)
+            for var in batch:
+                base[var] = self.model.variables[var].domain
+            first = engine.run(base)
+            if first.solved:
+                self.givens = base
+                continue
+            kept = set(batch)
+            for var in batch:
+                kept.discard(var)
+                trial = list(first.state)
+                for other in kept:
+                    trial[other] = 1 << self.solution[other]
+                if not engine.run(trial, changed=sorted(kept)).solved:
+                    kept.add(var)
+            for var in batch:
+                if var not in kept:
+                    self.givens[var] = self.model.variables[var].domain
+
+    def insert(self) -> bool:
+        engine = self.gen._engine(self.model, self.gen.target.cap)
+        run = engine.run(self.givens)
+        while not run.solved:
+            if run.status in ("contradiction", "timeout"):
+                return False
+            state = run.state
+            if self._use_extra():
+                extra = self._random_extra()
+                self._set_extras([*self.chosen, extra])
+                engine = self.gen._engine(self.model, self.gen.target.cap)
+                run = engine.run(state)
+                continue
+            open_vars = [v for v, m in enumerate(state) if not is_single(m)]
+            var = self.rng.choice(open_vars)
+            self.givens[var] = 1 << self.solution[var]
+            state = list(state)
+            state[var] = 1 << self.solution[var]
+            run = engine.run(state, changed=[var])
+        return self.holds() or self._insert_more()
+
+    def _insert_more(self) -> bool:
+        """Propagation from scratch fell short of the incremental one: reveal more."""
+        for _ in range(len(self.givens)):
+            run = self.gen._engine(self.model, self.gen.target.cap).run(self.givens)
+            if run.solved:
+                return True
+            open_vars = [v for v, m in enumerate(run.state) if not is_single(m)]
+            if not open_vars:
+                return False
+            var = self.rng.choice(open_vars)
+            self.givens[var] = 1 << self.solution[var]
+        return False
+
+
+class UniqueHints(Hints):
+    """Classic mode: hints until the exact search finds no other solution, then reduce."""
+
+    def _search(self) -> ExactSearch:
+        return search_for(self.model)
+
+    def other_solution(self) -> list[int] | None:
+        search = self._search()
+        selector = search.cnf.new_var()
+        search.solver.add_clause(
+            [-selector] + [-search.cnf.lit(v, x) for v, x in enumerate(self.solution)]
+        )
+        try:
+            return search.solve(self.givens, [selector], self.gen.deadline)
+        finally:
+            search.solver.add_clause([-selector])
+
+    def holds(self) -> bool:
+        return self.other_solution() is None
+
+    def _excludes(self, other: list[int], hint: Any) -> bool:
+        return self.family.hint_excludes(self.gen.template, hint, other)
+
+    def insert(self) -> bool:
+        if self._search().solve(self.givens) is None:
+            raise FieldProblem("size", "this puzzle shape has no solution")
+        while True:
+            other = self.other_solution()
+            if other is None:
+                return True
+            differs = [v for v, x in enumerate(other) if x != self.solution[v]]
+            if self._use_extra():
+                extra = self._random_extra(partial(self._excludes, other))
+                if extra is not None:
+                    self._set_extras([*self.chosen, extra])
+                    continue
+            if not self.family.cell_hints:
+                return False
+            var = self.rng.choice(differs)
+            self.givens[var] = 1 << self.solution[var]
+
+
+def generate(request: Request) -> Iterator[Generated]:
+    """The puzzles of a request (see :class:`Request`)."""
+    return Generator(request).puzzles()
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` (width x height, as Tatham writes it) or ``N`` → (rows, cols)."""
+    parts = text.lower().replace(" ", "").split("x")
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise UsageError(f"--size: {text!r} is not WxH or N") from None
+    if len(numbers) == 1:
+        numbers = numbers * 2
+    if len(numbers) != 2 or min(numbers) < 1:
+        raise UsageError(f"--size: {text!r} is not WxH or N with positive numbers")
+    width, height = numbers
+    return (height, width)
