@@ -55,6 +55,15 @@ ExactOpt = Annotated[
     bool, typer.Option("--exact/--no-exact", help="Count solutions with the exact search.")
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+HtmlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--html",
+        help="Also write a self-contained HTML trace (report, then every step with its board).",
+        metavar="FILE",
+    ),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 
 
 def _options(techniques, costs, guess, timeout, exact):
@@ -70,14 +79,21 @@ def _options(techniques, costs, guess, timeout, exact):
     )
 
 
-def run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact) -> int:
+def run_grade(
+    files, as_json, trace, costs, techniques, guess, timeout, exact, html=None, force=False
+) -> int:
     """Grade every puzzle of every file; bad files get one line each and exit code 2."""
     from grader.grading import grade
     from grader.loading import load
     from grader.report import print_grade
 
+    if html is not None:
+        from grader.output import check_new
+
+        check_new(html, force)
     options = _options(techniques, costs, guess, timeout, exact)
     code = EXIT_OK
+    graded = []
     for source in files:
         try:
             puzzles = load(source)
@@ -89,10 +105,18 @@ def run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact) -
             result = grade(puzzle, options)
             if result.run.status == "timeout" and code == EXIT_OK:
                 code = EXIT_TIMEOUT
+            if html is not None:
+                graded.append(result)
             if as_json:
                 print(json.dumps(result.to_dict(trace=trace), ensure_ascii=False), flush=True)
             else:
                 print_grade(out, result, trace=trace)
+    if html is not None and graded:
+        from grader.html import trace_html
+        from grader.output import write_atomic
+
+        write_atomic(html, trace_html(graded))
+        err.print(f"wrote {html}", markup=False)
     return code
 
 
@@ -121,9 +145,13 @@ def grade_command(
     guess: GuessOpt = False,
     timeout: TimeoutOpt = None,
     exact: ExactOpt = True,
+    html: HtmlOpt = None,
+    force: ForceOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    raise typer.Exit(run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact))
+    raise typer.Exit(
+        run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,9 +176,13 @@ def grader_grade(
     guess: GuessOpt = False,
     timeout: TimeoutOpt = None,
     exact: ExactOpt = True,
+    html: HtmlOpt = None,
+    force: ForceOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    raise typer.Exit(run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact))
+    raise typer.Exit(
+        run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
+    )
 
 
 @grader_app.command("solve", help="Print the solution, with the steps that found it.")
@@ -291,6 +323,79 @@ def grader_families(debug: DebugOpt = False) -> None:
 
     for name, family in families().items():
         out.print(f"{name:<10} {family.title}")
+
+
+OutputOpt = Annotated[
+    str, typer.Option("--output", "-o", help="The file to write.", metavar="FILE")
+]
+
+
+def _one_puzzle(source: str, index: int):
+    from grader.loading import load
+
+    puzzles = load(source)
+    if not 1 <= index <= len(puzzles):
+        raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
+    return puzzles[index - 1]
+
+
+@grader_app.command(
+    "render",
+    help="Draw a puzzle's board as SVG, PNG or PDF (by the output's suffix): the givens, or "
+    "with --solve the grid the techniques reach, or with --step N the board before step N "
+    "with the cells it used and changed highlighted.",
+)
+def grader_render(
+    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    output: OutputOpt,
+    index: Annotated[
+        int, typer.Option("--index", help="Which puzzle of the file (1 = first).", min=1)
+    ] = 1,
+    solve: Annotated[
+        bool, typer.Option("--solve", help="Draw the grid the techniques reach.")
+    ] = False,
+    step: Annotated[
+        int | None,
+        typer.Option("--step", help="Draw the board before this step (1 = first).", min=1),
+    ] = None,
+    candidates: Annotated[
+        bool, typer.Option("--candidates/--no-candidates", help="Draw remaining candidates.")
+    ] = True,
+    title: Annotated[str, typer.Option("--title", help="A title above the board.")] = "",
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    force: ForceOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    from grader.output import check_new, write_atomic
+    from grader.render import picture_bytes, picture_format, puzzle_board, step_board
+
+    try:
+        fmt = picture_format(output)
+    except ValueError as error:
+        raise UsageError(f"{output}: {error}") from None
+    check_new(output, force)
+    puzzle = _one_puzzle(file, index)
+    if solve or step is not None:
+        from grader.grading import grade
+        from grader.render import states_before
+
+        result = grade(puzzle, _options(techniques, costs, guess, timeout, exact=step is None))
+        if step is not None:
+            if step > len(result.steps):
+                raise UsageError(f"--step: the solve has {len(result.steps)} step(s), not {step}")
+            chosen = result.steps[step - 1]
+            before = states_before(puzzle, result.steps[:step])[-1]
+            by_name = {t.name: t for t in result.techniques}
+            board = step_board(puzzle, before, chosen, by_name.get(chosen.technique), title)
+        else:
+            board = puzzle_board(puzzle, result.run.state, title)
+    else:
+        board = puzzle_board(puzzle, title=title)
+    write_atomic(output, picture_bytes(board, fmt, candidates))
+    err.print(f"wrote {output}", markup=False)
 
 
 # ---------------------------------------------------------------------------------------------
