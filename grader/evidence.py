@@ -5,7 +5,8 @@ Techniques record their evidence in ``Step.data`` under common keys; :func:`defa
 reads them so that no technique needs code of its own for pictures:
 
 - variables it looked at: ``cells``, ``cell``, ``window``, ``other``, ``vars`` (an int or a
-  sequence of ints) and the assumed variable of ``assume`` (``(var, value)``);
+  sequence of ints), the assumed variable of ``assume`` (``(var, value)``) and the variables
+  the steps of a ``chain`` (a lookahead's steps after its assumption) concluded;
 - units it reasoned about: ``unit``, ``units`` and ``copies`` (constraint labels, resolved to
   the constraints' variables).
 
@@ -74,6 +75,9 @@ def default_evidence(step: Step, model: Model) -> Evidence:
     assume = data.get("assume")
     if isinstance(assume, tuple | list) and assume:
         used.update(_ints(assume[0]))
+    for link in data.get("chain") or ():
+        if isinstance(link, Step):
+            used.update(link.changed_vars())
     units: set[int] = set()
     labels = constraints_by_label(model)
     for key in UNIT_KEYS:

@@ -46,3 +46,16 @@ def test_labels_resolve_to_constraint_variables():
     labels = constraints_by_label(model)
     assert labels["row 1"] == tuple(range(6))
     assert labels["column 2"] == tuple(range(1, 36, 6))
+
+
+def test_a_lookahead_uses_its_assumption_and_the_cells_of_its_chain():
+    from test_render import EXPERT_BINAIRO
+
+    from conftest import make
+
+    result = grade(make(EXPERT_BINAIRO))
+    step = next(s for s in result.steps if s.technique == "lookahead-1")
+    evidence = default_evidence(step, result.puzzle.model)
+    chained = set().union(*(s.changed_vars() for s in step.data["chain"]))
+    assert step.data["assume"][0] in evidence.used
+    assert chained and chained <= evidence.used
