@@ -366,14 +366,25 @@ def drawing_figure(drawing: Drawing, dpi: float = 100.0):
     """A matplotlib Figure of the drawing, one pixel per SVG unit at ``dpi`` 100."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.patches import Circle, Rectangle
 
-    px = 72.0 / 100.0  # points per pixel at the reference resolution
     figure = Figure(figsize=(drawing.width / 100.0, drawing.height / 100.0), dpi=dpi)
     FigureCanvasAgg(figure)
-    axes = figure.add_axes((0, 0, 1, 1))
+    draw_on(figure.add_axes((0, 0, 1, 1)), drawing)
+    return figure
+
+
+def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
+    """Paint the drawing into matplotlib ``axes`` (line widths and fonts times ``scale``).
+
+    The axes get the drawing's coordinates (y downwards) and no frame, so several boards can
+    share one figure (see :func:`boards_figure`).
+    """
+    from matplotlib.patches import Circle, Rectangle
+
+    px = 72.0 / 100.0 * scale  # points per pixel at the reference resolution
     axes.set_xlim(0, drawing.width)
     axes.set_ylim(drawing.height, 0)
+    axes.set_aspect("equal")
     axes.set_axis_off()
     for z, shape in enumerate(drawing.shapes):
         style = shape.style
@@ -389,17 +400,13 @@ def drawing_figure(drawing: Drawing, dpi: float = 100.0):
                     zorder=z,
                 )
             )
-        elif isinstance(shape, Line):
-            axes.plot(
-                [shape.x1, shape.x2],
-                [shape.y1, shape.y2],
-                color=style.stroke,
-                linewidth=style.width * px,
-                solid_capstyle="round",
-                zorder=z,
+        elif isinstance(shape, Line | Polyline):
+            points = (
+                ((shape.x1, shape.y1), (shape.x2, shape.y2))
+                if isinstance(shape, Line)
+                else shape.points
             )
-        elif isinstance(shape, Polyline):
-            xs, ys = zip(*shape.points, strict=True)
+            xs, ys = zip(*points, strict=True)
             axes.plot(
                 xs,
                 ys,
@@ -425,6 +432,34 @@ def drawing_figure(drawing: Drawing, dpi: float = 100.0):
                 family="DejaVu Sans",  # ships with matplotlib
                 zorder=z,
             )
+
+
+def boards_figure(
+    boards: Sequence[Board],
+    titles: Sequence[str] = (),
+    columns: int = 6,
+    width: float = 2.4,
+    candidates: bool = True,
+):
+    """Many boards in one matplotlib Figure (a contact sheet), each ``width`` inches wide."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    drawings = [layout(board, candidates) for board in boards]
+    columns = max(1, min(columns, len(drawings)))
+    rows = max(1, math.ceil(len(drawings) / columns))
+    aspect = max((d.height / d.width for d in drawings), default=1.0)
+    figure = Figure(figsize=(columns * width, rows * (width * aspect + 0.35)), layout="constrained")
+    FigureCanvasAgg(figure)
+    grid = figure.subplots(rows, columns, squeeze=False)
+    scale = width * 100.0 / max((d.width for d in drawings), default=1.0)
+    for index, axes in enumerate(grid.flat):
+        if index >= len(drawings):
+            axes.set_axis_off()
+            continue
+        draw_on(axes, drawings[index], scale)
+        if index < len(titles):
+            axes.set_title(titles[index], fontsize=8, loc="left")
     return figure
 
 
