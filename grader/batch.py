@@ -215,17 +215,25 @@ def run_chunks(
 
 
 class _LocalPool:
-    """A process pool whose workers ignore Ctrl-C and are stopped at once on the way out."""
+    """A process pool whose workers ignore Ctrl-C and are stopped at once on the way out.
+
+    On Linux the workers are forked (they start at once and need no ``__main__`` guard in the
+    caller's script), all of them before any other thread of ours (the progress bar) runs;
+    elsewhere the platform's default start method is used.
+    """
 
     def __init__(self, workers: int) -> None:
         import multiprocessing
+        import sys
         from concurrent.futures import ProcessPoolExecutor
 
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+        method = "fork" if sys.platform.startswith("linux") else None
         self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_ignore_interrupts
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_ignore_interrupts,
         )
+        self.executor.submit(int).result()  # start the workers now
 
     def close(self, interrupted: bool) -> None:
         if not interrupted:
@@ -488,8 +496,8 @@ def run_batch(
         else None
     )
     rows_by_key = dict(done)
+    executor, closer, capacity = _executor(workers, dask)  # before any thread of ours starts
     advance = _progress(progress, len(tasks), resumed)
-    executor, closer, capacity = _executor(workers, dask)
     interrupted = True
     try:
         size = chunk_size or default_chunk_size(len(pending), capacity)
