@@ -124,14 +124,16 @@ class Drawing:
 def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing:
     """The shapes that draw ``board`` (``candidates``: also the small candidate digits)."""
     s = cell
-    pad = 0.4 * s
+    pad = 0.4 * s  # room between the grid and what is outside it: doors, path stubs
+    edge = 0.15 * s  # the picture's outer margin
     sides = {side for side, _ in board.clues}
     title_h = 0.7 * s if board.title else 0.0
     header_h = 0.8 * s if board.header else 0.0
-    top = pad + title_h + header_h + (0.8 * s if "top" in sides else 0.0)
-    left = pad + (0.9 * s if "left" in sides else 0.0)
-    right = pad + (0.9 * s if "right" in sides else 0.0)
-    bottom = pad + (0.8 * s if "bottom" in sides else 0.0)
+    clue_h = 0.8 * s
+    top = edge + title_h + pad + header_h + (clue_h if "top" in sides else 0.0)
+    left = edge + pad + (clue_h if "left" in sides else 0.0)
+    right = edge + pad + (clue_h if "right" in sides else 0.0)
+    bottom = edge + pad + (clue_h if "bottom" in sides else 0.0)
     width = left + board.cols * s + right
     height = top + board.rows * s + bottom
     drawing = Drawing(width, height, title=board.title)
@@ -152,7 +154,7 @@ def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing
     _paths(drawing, board, inside, centre, s, pad)
     _marks(drawing, board, centre, s)
     _texts(drawing, board, inside, corner, s, candidates)
-    _outside(drawing, board, left, top, s, pad, title_h)
+    _outside(drawing, board, left, top, s, pad, edge, title_h)
     return drawing
 
 
@@ -246,8 +248,9 @@ def _texts(drawing, board: Board, inside, corner, s, candidates: bool) -> None:
         drawing.add(Text(x + s / 2, y + s / 2, text, style))
     if not candidates or not board.candidates:
         return
+    alphabet = candidate_alphabet(board)
     longest = max(len(t) for t in board.candidates.values())
-    k = max(2, math.ceil(math.sqrt(longest)))
+    k = max(2, math.ceil(math.sqrt(len(alphabet) if alphabet else longest)))
     step = s / k
     style = Style(fill=FAINT_INK, size=step * 0.72)
     for cell_, text in sorted(board.candidates.items()):
@@ -255,32 +258,47 @@ def _texts(drawing, board: Board, inside, corner, s, candidates: bool) -> None:
             continue
         x, y = corner(cell_)
         for i, char in enumerate(text):
-            col, row = i % k, i // k
+            place = alphabet.index(char) if alphabet else i
+            col, row = place % k, place // k
             drawing.add(Text(x + (col + 0.5) * step, y + (row + 0.5) * step, char, style))
 
 
-def _outside(drawing, board: Board, left, top, s, pad, title_h) -> None:
+def candidate_alphabet(board: Board) -> str:
+    """The symbols candidates are drawn from, sorted, so each has a fixed place in a cell (as
+    sudoku players pencil 1 top left and 9 bottom right); empty when symbols are longer than
+    one character or too many to place."""
+    symbols: set[str] = set()
+    for text in (*board.candidates.values(), *board.cells.values()):
+        symbols.update(text)
+    if len(symbols) > 25 or any(len(t) != 1 for t in board.cells.values()):
+        return ""
+    return "".join(sorted(symbols))
+
+
+def _outside(drawing, board: Board, left, top, s, pad, edge, title_h) -> None:
+    """Header letters next to the grid, clues beyond them, the title at the top."""
     rows_h, cols_w = board.rows * s, board.cols * s
     header_h = 0.8 * s if board.header else 0.0
+    half = 0.4 * s  # half a clue row
     for (side, index), text in sorted(board.clues.items()):
         if side == "top":
-            at = (left + (index + 0.5) * s, top - header_h - 0.45 * s)
+            at = (left + (index + 0.5) * s, top - pad - header_h - half)
         elif side == "bottom":
-            at = (left + (index + 0.5) * s, top + rows_h + 0.45 * s + pad * 0.5)
+            at = (left + (index + 0.5) * s, top + rows_h + pad + half)
         elif side == "left":
-            at = (left - 0.5 * s - pad * 0.5, top + (index + 0.5) * s)
+            at = (left - pad - half, top + (index + 0.5) * s)
         elif side == "right":
-            at = (left + cols_w + 0.5 * s + pad * 0.5, top + (index + 0.5) * s)
+            at = (left + cols_w + pad + half, top + (index + 0.5) * s)
         else:
             continue
         drawing.add(Text(*at, text, Style(fill=INK, size=_fit(text, s * 0.85))))
     if board.header:
         style = Style(fill=INK, size=s * 0.5, bold=True)
         for c, text in enumerate(board.header[: board.cols]):
-            drawing.add(Text(left + (c + 0.5) * s, top - 0.45 * s, text, style))
+            drawing.add(Text(left + (c + 0.5) * s, top - pad - header_h / 2, text, style))
     if board.title:
         style = Style(fill=INK, size=s * 0.4, bold=True, anchor="start")
-        drawing.add(Text(pad, pad * 0.5 + title_h / 2, board.title, style))
+        drawing.add(Text(edge + pad / 2, edge + title_h / 2, board.title, style))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -63,7 +63,10 @@ def test_every_family_example_draws_its_cells_and_givens(name):
     big = [(t, a) for t, a in texts(root) if float(a["font-size"]) > 0.4 * CELL]
     bold = sorted(t for t, a in big if a.get("font-weight") == "bold")
     assert bold == sorted(board.cells[c] for c in board.givens)
-    assert len(board.givens) > 0
+    shown = [t for t, _ in texts(root)]
+    for text in [*board.clues.values(), *(symbol for _, _, symbol in board.marks)]:
+        assert text in shown
+    assert board.givens or board.clues or board.marks  # an example shows its hints
     cells = [n for n, a in painted(root, "rect") if a.get("width") == "40"]
     assert len(cells) >= puzzle.model.rows * puzzle.model.cols
 
