@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SHARED_DATA
+from grader.registry import families
 
 NOTEBOOKS = ROOT / "notebooks"
 FIGURES = {
@@ -75,6 +76,7 @@ def test_notebooks_run_and_save_their_figures(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     expected = [name for names in FIGURES.values() for name in names]
+    expected += [f"trace_{name}.png" for name in families()]  # one walk per family
     if (SHARED_DATA / "binairo_external.jsonl").exists():
         expected.append("published_vs_measured.png")
     for name in expected:
