@@ -195,6 +195,14 @@ def trace_html(
         + (f" · {escape(settings_line(grades[0]))}" if grades else "")
         + "</p>",
     ]
+    if len(grades) > 1:
+        body.append('<ol class="contents">')
+        body.extend(
+            f'<li><a href="#puzzle-{index}">{escape(grade.puzzle.id)}</a>: {escape(grade.level)}, '
+            f"difficulty {grade.difficulty:g}, effort {grade.effort:g}</li>"
+            for index, grade in enumerate(grades, start=1)
+        )
+        body.append("</ol>")
     for index, grade in enumerate(grades, start=1):
         body.append(puzzle_html(grade, f"puzzle-{index}", budget, candidates))
     return (

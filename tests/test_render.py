@@ -203,7 +203,7 @@ class Outline(HTMLParser):
             if self.steps and "step" in self._stack:
                 self.steps[-1]["svg"] += 1
         for key in ("src", "href"):
-            if key in attrs:
+            if key in attrs and not attrs[key].startswith("#"):
                 self.external.append(attrs[key])
         if tag == "li":
             self._stack.append("step" if "step" in classes else "li")
@@ -262,7 +262,8 @@ def test_html_trace_shows_lookahead_chains_and_several_puzzles():
     page = trace_html([expert, several])
     outline = Outline()
     outline.feed(page)
-    assert outline.articles == 2
+    assert outline.articles == 2 and outline.external == []
+    assert 'href="#puzzle-2"' in page  # contents
     lookaheads = [s for s in expert.steps if s.technique == "lookahead-1"]
     assert page.count("<details>") == len(lookaheads)
     assert "to a contradiction</summary>" in page
