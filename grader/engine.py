@@ -82,6 +82,8 @@ def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
             changed.append(var)
             if not state[var]:
                 emptied = var
+    if len(changed) > 1:
+        changed = list(dict.fromkeys(changed))  # a variable may lose several values in one step
     return changed, emptied
 
 

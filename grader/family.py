@@ -136,6 +136,10 @@ class Family:
         """A level from the difficulty alone, for families graded on a numeric scale."""
         return None
 
+    def report_fields(self, grade: Any) -> dict[str, Any]:
+        """Extra keys for the JSON report (a family's own figures); never existing keys."""
+        return {}
+
     # -- generation ----------------------------------------------------------------------------
 
     cell_hints: ClassVar[bool] = True

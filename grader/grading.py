@@ -149,6 +149,8 @@ class Grade:
             "version": __version__,
             "settings": self.settings(),
         }
+        for key, value in self.puzzle.family.report_fields(self).items():
+            out.setdefault(key, value)
         if self.puzzle.name:
             out["name"] = self.puzzle.name
         if self.run.contradiction is not None:

@@ -1,0 +1,471 @@
+"""House techniques: singles, locked candidates and naked / hidden subsets.
+
+A *house* is an :class:`~grader.constraints.AllDifferent` constraint (a row, column or box of a
+sudoku, a line of a latin square). Hidden techniques need *covering* houses (every value appears
+once). A cell counts as *placed* when it has one candidate that no peer still holds; a cell with
+one candidate whose value still sits in a peer is what the naked single finds. Placements carry
+the eliminations of the placed value from the peers, as a player crossing it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from grader.constraints import AllDifferent, Constraint
+from grader.explain import Explainer
+from grader.model import Model, State, is_single, single_value, values_of
+from grader.step import Step
+from grader.technique import Context, Technique
+
+
+@dataclass(frozen=True)
+class Houses:
+    """The houses of a model and the lookups techniques need, computed once per model."""
+
+    cells: tuple[tuple[int, ...], ...]
+    labels: tuple[str, ...]
+    constraint_index: tuple[int, ...]
+    covering: tuple[bool, ...]
+    is_box: tuple[bool, ...]
+    shape: tuple[str, ...]
+    """``row``, ``column`` or ``box`` (a house spanning several rows and columns)."""
+    of_var: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    crossings: tuple[tuple[int, int, tuple[int, ...]], ...]
+    """Pairs (box, line, shared cells) of a box and a line sharing at least two cells."""
+    values: int
+
+    def peers_hold(self, state: State, var: int, value: int) -> bool:
+        """Whether a peer of ``var`` still has ``value`` as a candidate."""
+        bit = 1 << value
+        return any(state[p] & bit for p in self.peers[var])
+
+    def placed(self, state: State, var: int) -> bool:
+        mask = state[var]
+        return is_single(mask) and not any(state[p] & mask for p in self.peers[var])
+
+    def placement(self, state: State, var: int, value: int) -> tuple[list, list]:
+        """A placement with the peer eliminations it implies."""
+        bit = 1 << value
+        return [(var, value)], [(p, value) for p in self.peers[var] if state[p] & bit]
+
+    def positions(self, state: State, house: int, value: int) -> list[int]:
+        bit = 1 << value
+        return [v for v in self.cells[house] if state[v] & bit]
+
+    def open_cells(self, state: State, house: int) -> list[int]:
+        return [v for v in self.cells[house] if not self.placed(state, v)]
+
+
+def houses_of(model: Model) -> Houses:
+    """The (memoized) houses of a model."""
+    found = model.memo.get("houses")
+    if found is not None:
+        return found
+    cells, labels, index, covering, is_box, shape = [], [], [], [], [], []
+    values = 0
+    for ci, constraint in enumerate(model.constraints):
+        if not isinstance(constraint, AllDifferent):
+            continue
+        cells.append(constraint.vars)
+        labels.append(constraint.label)
+        index.append(ci)
+        covers = bool(constraint.covering) and constraint.covering.bit_count() == len(
+            constraint.vars
+        )
+        covering.append(covers)
+        rows = {model.variables[v].row for v in constraint.vars}
+        cols = {model.variables[v].col for v in constraint.vars}
+        is_box.append(len(rows) > 1 and len(cols) > 1)
+        shape.append("row" if len(rows) == 1 else "column" if len(cols) == 1 else "box")
+        for v in constraint.vars:
+            values |= model.variables[v].domain
+    of_var: list[list[int]] = [[] for _ in model.variables]
+    for h, house in enumerate(cells):
+        for v in house:
+            of_var[v].append(h)
+    peers = []
+    for var, hs in enumerate(of_var):
+        seen: set[int] = set()
+        for h in hs:
+            seen.update(cells[h])
+        seen.discard(var)
+        peers.append(tuple(sorted(seen)))
+    crossings = []
+    for b, box in enumerate(cells):
+        if not is_box[b]:
+            continue
+        for line, line_cells in enumerate(cells):
+            if is_box[line]:
+                continue
+            shared = tuple(sorted(set(box) & set(line_cells)))
+            if len(shared) >= 2:
+                crossings.append((b, line, shared))
+    result = Houses(
+        cells=tuple(cells),
+        labels=tuple(labels),
+        constraint_index=tuple(index),
+        covering=tuple(covering),
+        is_box=tuple(is_box),
+        shape=tuple(shape),
+        of_var=tuple(tuple(h) for h in of_var),
+        peers=tuple(peers),
+        crossings=tuple(crossings),
+        values=values,
+    )
+    model.memo["houses"] = result
+    return result
+
+
+class HouseTechnique(Technique):
+    """A technique that reads one house at a time (rescanned only where cells changed)."""
+
+    kinds = ("alldifferent",)
+    needs_covering = False
+    boxes: bool | None = None
+    """Only boxes (True), only lines (False) or any house (None)."""
+
+    def applies_to(self, constraint: Constraint, model: Model) -> bool:
+        if not isinstance(constraint, AllDifferent):
+            return False
+        houses = houses_of(model)
+        h = houses.constraint_index.index(model.constraints.index(constraint))
+        if self.needs_covering and not houses.covering[h]:
+            return False
+        return self.boxes is None or houses.is_box[h] == self.boxes
+
+    def scope(self, constraint: Constraint, model: Model) -> Iterable[int]:
+        houses = houses_of(model)
+        out = set(constraint.vars)
+        for v in constraint.vars:
+            out.update(houses.peers[v])
+        return out
+
+    def house(self, ctx: Context, constraint: Constraint) -> int:
+        houses = houses_of(ctx.model)
+        index = ctx.model.memo.setdefault("house_of_constraint", {})
+        h = index.get(id(constraint))
+        if h is None:
+            h = houses.cells.index(constraint.vars)
+            index[id(constraint)] = h
+        return h
+
+
+# -- singles ---------------------------------------------------------------------------------
+
+
+class FullHouse(HouseTechnique):
+    name = "full-house"
+    title = "Full house"
+    description = "A house with a single open cell: it takes the one value the house lacks."
+    needs_covering = True
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        h = self.house(ctx, constraint)
+        open_cells = houses.open_cells(state, h)
+        if len(open_cells) != 1:
+            return
+        var = open_cells[0]
+        if not is_single(state[var]):
+            return
+        value = single_value(state[var])
+        places, elims = houses.placement(state, var, value)
+        yield self.make(places, elims, unit=houses.labels[h], cell=var)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"it is the last open cell of {step.data['unit']}"
+
+
+class HiddenSingle(HouseTechnique):
+    name = "hidden-single"
+    title = "Hidden single"
+    description = "A value with one place left in a house goes there."
+    needs_covering = True
+
+    def __init__(
+        self, cost: float, level: str = "", name: str | None = None, boxes: bool | None = None
+    ) -> None:
+        super().__init__(cost, level, name)
+        self.boxes = boxes
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        h = self.house(ctx, constraint)
+        once = twice = 0
+        for v in houses.cells[h]:
+            mask = state[v]
+            twice |= once & mask
+            once |= mask
+        singles = once & ~twice
+        for value in values_of(singles):
+            var = next(v for v in houses.cells[h] if state[v] >> value & 1)
+            if is_single(state[var]) and not houses.peers_hold(state, var, value):
+                continue
+            places, elims = houses.placement(state, var, value)
+            yield self.make(places, elims, unit=houses.labels[h], cell=var, value=value)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"the only place for {ex.value(step.data['value'])} in {step.data['unit']}"
+
+
+class NakedSingle(Technique):
+    name = "naked-single"
+    title = "Naked single"
+    description = "A cell with one candidate left takes it, and its peers lose that value."
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        for var, mask in enumerate(state):
+            if (
+                is_single(mask)
+                and houses.peers[var]
+                and houses.peers_hold(state, var, mask.bit_length() - 1)
+            ):
+                value = single_value(mask)
+                places, elims = houses.placement(state, var, value)
+                yield self.make(places, elims, cell=var)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"{ex.cell(step.data['cell'])} has no other candidate left"
+
+
+# -- locked candidates -------------------------------------------------------------------------
+
+
+def locked_candidates(
+    houses: Houses, state: State, pointing: bool
+) -> Iterator[tuple[int, int, int, list[tuple[int, int]]]]:
+    """(source house, target house, value, eliminations) of every locked-candidates pattern.
+
+    Pointing: a value's places in a box all lie in one line, so the rest of the line loses it.
+    Claiming: a value's places in a line all lie in one box, so the rest of the box loses it.
+    """
+    for box, line, shared in houses.crossings:
+        source, target = (box, line) if pointing else (line, box)
+        if not houses.covering[source]:
+            continue
+        shared_set = set(shared)
+        for value in values_of(houses.values):
+            bit = 1 << value
+            places = [v for v in houses.cells[source] if state[v] & bit]
+            if len(places) < 2 or any(v not in shared_set for v in places):
+                continue
+            if any(is_single(state[v]) and not houses.peers_hold(state, v, value) for v in places):
+                continue
+            elims = [
+                (v, value) for v in houses.cells[target] if v not in shared_set and state[v] & bit
+            ]
+            if elims:
+                yield source, target, value, elims
+
+
+class LockedCandidates(Technique):
+    name = "pointing"
+    title = "Locked candidates"
+    description = (
+        "Pointing: a value's places in a box all lie in one row or column, so the rest of that "
+        "line loses the value. Claiming: a value's places in a line all lie in one box, so the "
+        "rest of the box loses it."
+    )
+
+    def __init__(
+        self, cost: float, level: str = "", name: str | None = None, pointing: bool = True
+    ) -> None:
+        super().__init__(cost, level, name)
+        self.pointing = pointing
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        for source, target, value, elims in locked_candidates(houses, ctx.state, self.pointing):
+            yield self.make(
+                eliminations=elims,
+                unit=houses.labels[source],
+                target=houses.labels[target],
+                value=value,
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        value = ex.value(step.data["value"])
+        return f"in {step.data['unit']}, {value} can only be where it meets {step.data['target']}"
+
+
+class DirectLockedCandidates(Technique):
+    """Locked candidates whose eliminations leave a value one place in a parallel house."""
+
+    name = "direct-pointing"
+    title = "Direct pointing"
+    description = (
+        "Locked candidates that leave a value with a single place in another house: the value "
+        "is placed there (Sudoku Explainer's direct pointing and direct claiming)."
+    )
+
+    def __init__(
+        self, cost: float, level: str = "", name: str | None = None, pointing: bool = True
+    ) -> None:
+        super().__init__(cost, level, name)
+        self.pointing = pointing
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        seen: set[tuple[int, int]] = set()
+        for source, target, value, elims in locked_candidates(houses, state, self.pointing):
+            removed = {v for v, _ in elims}
+            kind = houses.shape[source]
+            for h in sorted({h for v in removed for h in houses.of_var[v]}):
+                if h == source or houses.shape[h] != kind or not houses.covering[h]:
+                    continue
+                places = houses.positions(state, h, value)
+                if len(places) < 2:
+                    continue
+                left = [v for v in places if v not in removed]
+                if len(left) == 1 and (left[0], value) not in seen:
+                    seen.add((left[0], value))
+                    places_, elims_ = houses.placement(state, left[0], value)
+                    yield self.make(
+                        places_,
+                        elims_,
+                        unit=houses.labels[source],
+                        target=houses.labels[target],
+                        house=houses.labels[h],
+                        value=value,
+                    )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        value = ex.value(step.data["value"])
+        return (
+            f"in {step.data['unit']}, {value} can only be where it meets {step.data['target']}, "
+            f"which leaves {value} one place in {step.data['house']}"
+        )
+
+
+# -- subsets -----------------------------------------------------------------------------------
+
+
+class NakedSubset(HouseTechnique):
+    name = "naked-pair"
+    title = "Naked subset"
+    description = (
+        "N open cells of a house whose candidates together are just N values: those values are "
+        "taken by these cells, so the other cells of the house lose them."
+    )
+
+    def __init__(
+        self, cost: float, level: str = "", name: str | None = None, degree: int = 2
+    ) -> None:
+        super().__init__(cost, level, name or f"naked-{SUBSET_NAMES[degree]}")
+        self.degree = degree
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        h = self.house(ctx, constraint)
+        open_cells = [v for v in houses.open_cells(state, h) if not is_single(state[v])]
+        k = self.degree
+        if len(open_cells) <= k:
+            return
+        small = [v for v in open_cells if state[v].bit_count() <= k]
+        for group in combinations(small, k):
+            union = 0
+            for v in group:
+                union |= state[v]
+            if union.bit_count() != k:
+                continue
+            elims = [
+                (v, x) for v in open_cells if v not in group for x in values_of(state[v] & union)
+            ]
+            if elims:
+                yield self.make(
+                    eliminations=elims, unit=houses.labels[h], cells=group, values=union
+                )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        values = ", ".join(ex.value(x) for x in values_of(step.data["values"]))
+        return (
+            f"{ex.cells(step.data['cells'])} hold only {values} between them, so the rest of "
+            f"{step.data['unit']} cannot"
+        )
+
+
+class HiddenSubset(HouseTechnique):
+    name = "hidden-pair"
+    title = "Hidden subset"
+    description = (
+        "N values whose places in a house are just N cells: those cells hold these values, so "
+        "they lose their other candidates."
+    )
+    needs_covering = True
+
+    def __init__(
+        self,
+        cost: float,
+        level: str = "",
+        name: str | None = None,
+        degree: int = 2,
+        direct: bool = False,
+    ) -> None:
+        default = f"{'direct-' if direct else ''}hidden-{SUBSET_NAMES[degree]}"
+        super().__init__(cost, level, name or default)
+        self.degree = degree
+        self.direct = direct
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        h = self.house(ctx, constraint)
+        open_cells = houses.open_cells(state, h)
+        k = self.degree
+        if len(open_cells) <= (k if self.direct else 2 * k):
+            return
+        where: dict[int, int] = {}
+        for i, v in enumerate(open_cells):
+            for x in values_of(state[v]):
+                where[x] = where.get(x, 0) | 1 << i
+        candidates = [x for x, m in where.items() if 2 <= m.bit_count() <= k]
+        for group in combinations(sorted(candidates), k):
+            cells_mask = 0
+            for x in group:
+                cells_mask |= where[x]
+            if cells_mask.bit_count() != k:
+                continue
+            chosen = [open_cells[i] for i in range(len(open_cells)) if cells_mask >> i & 1]
+            keep = sum(1 << x for x in group)
+            elims = [(v, x) for v in chosen for x in values_of(state[v] & ~keep)]
+            if not self.direct:
+                if elims:
+                    yield self.make(
+                        eliminations=elims, unit=houses.labels[h], cells=chosen, values=keep
+                    )
+                continue
+            for x, m in sorted(where.items()):
+                if keep >> x & 1 or m.bit_count() < 2:
+                    continue
+                rest = m & ~cells_mask
+                if rest.bit_count() == 1:
+                    var = open_cells[rest.bit_length() - 1]
+                    places, elims_ = houses.placement(state, var, x)
+                    yield self.make(
+                        places,
+                        elims_,
+                        unit=houses.labels[h],
+                        cells=chosen,
+                        values=keep,
+                        value=x,
+                    )
+                    break
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        values = ", ".join(ex.value(x) for x in values_of(step.data["values"]))
+        text = f"in {step.data['unit']}, {values} can only go in {ex.cells(step.data['cells'])}"
+        if "value" in step.data:
+            text += f", which leaves {ex.value(step.data['value'])} one place"
+        return text
+
+
+SUBSET_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad", 5: "quint"}

@@ -1,0 +1,68 @@
+"""Wings: XY-wing and XYZ-wing around a pivot cell."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from grader.explain import Explainer
+from grader.model import is_single
+from grader.step import Step
+from grader.technique import Context, Technique
+from grader.techniques.houses import houses_of
+
+
+class XYWing(Technique):
+    name = "xy-wing"
+    title = "XY-wing"
+    description = (
+        "A pivot with candidates xy sees two pincers xz and yz: whichever value the pivot "
+        "takes, one pincer is z, so a cell seeing both pincers cannot be z. In the XYZ-wing the "
+        "pivot is xyz and the eliminated cell must also see the pivot."
+    )
+
+    def __init__(
+        self, cost: float, level: str = "", name: str | None = None, xyz: bool = False
+    ) -> None:
+        super().__init__(cost, level, name or ("xyz-wing" if xyz else "xy-wing"))
+        self.xyz = xyz
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        size = 3 if self.xyz else 2
+        for pivot, pmask in enumerate(state):
+            if pmask.bit_count() != size or is_single(pmask):
+                continue
+            wings = [
+                p
+                for p in houses.peers[pivot]
+                if state[p].bit_count() == 2
+                and (state[p] & pmask).bit_count() == (2 if self.xyz else 1)
+            ]
+            for i, a in enumerate(wings):
+                for b in wings[i + 1 :]:
+                    am, bm = state[a], state[b]
+                    if am == bm:
+                        continue
+                    z = am & bm
+                    if z.bit_count() != 1:
+                        continue
+                    if self.xyz:
+                        if (am | bm) != pmask or not (z & pmask):
+                            continue
+                    elif z & pmask or (am | bm) & ~z != pmask:
+                        continue
+                    value = z.bit_length() - 1
+                    seen = set(houses.peers[a]) & set(houses.peers[b])
+                    if self.xyz:
+                        seen &= set(houses.peers[pivot])
+                    seen -= {pivot, a, b}
+                    elims = [(v, value) for v in sorted(seen) if state[v] & z]
+                    if elims:
+                        yield self.make(eliminations=elims, pivot=pivot, wings=(a, b), value=value)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        a, b = step.data["wings"]
+        z = ex.value(step.data["value"])
+        pivot = ex.cell(step.data["pivot"])
+        return f"pivot {pivot} with pincers {ex.cell(a)} and {ex.cell(b)}: one of them is {z}"

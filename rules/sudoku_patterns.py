@@ -1,0 +1,178 @@
+"""Sudoku-only patterns that rest on the puzzle having one solution: unique rectangles and the
+bivalue universal grave (BUG). They are used only when the exact search has shown the puzzle
+unique (the engine then knows exactly one solution)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import combinations
+
+from grader.explain import Explainer
+from grader.model import is_single, single_value, values_of
+from grader.step import Step
+from grader.technique import Context, Technique
+from grader.techniques.houses import houses_of
+
+
+def known_unique(ctx: Context) -> bool:
+    """Whether the puzzle is known to have exactly one solution."""
+    return len(ctx.engine.solutions) == 1 and bool(getattr(ctx.engine, "unique", True))
+
+
+class UniqueRectangle(Technique):
+    name = "unique-rectangle"
+    title = "Unique rectangle"
+    description = (
+        "Four cells at the corners of a rectangle over two boxes, all holding the same two "
+        "candidates, would let the two values swap: a second solution. In a unique puzzle "
+        "something must break the pattern (types 1, 2 and 4). Used only for puzzles the exact "
+        "search shows unique."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        if not known_unique(ctx):
+            return
+        model = ctx.model
+        houses = houses_of(model)
+        state = ctx.state
+        n = model.rows
+        box_of = {}
+        for h, cells in enumerate(houses.cells):
+            if houses.is_box[h]:
+                for v in cells:
+                    box_of[v] = h
+        for r1, r2 in combinations(range(n), 2):
+            for c1, c2 in combinations(range(n), 2):
+                corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+                if len({box_of.get(v) for v in corners}) != 2:
+                    continue
+                masks = [state[v] for v in corners]
+                if any(m.bit_count() < 2 for m in masks):
+                    continue
+                common = masks[0] & masks[1] & masks[2] & masks[3]
+                for pair in combinations(list(values_of(common)), 2):
+                    pm = (1 << pair[0]) | (1 << pair[1])
+                    yield from self.types(ctx, corners, masks, pm, pair)
+
+    def types(self, ctx, corners, masks, pm, pair) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        extra = [v for v, m in zip(corners, masks, strict=True) if m != pm]
+        data = {"cells": corners, "pair": pair}
+        if len(extra) == 1:
+            var = extra[0]
+            yield self.make(eliminations=[(var, x) for x in pair], type=1, **data)
+            return
+        if len(extra) != 2:
+            return
+        a, b = extra
+        shared = [h for h in houses.of_var[a] if b in houses.cells[h]]
+        ma, mb = state[a] & ~pm, state[b] & ~pm
+        if ma == mb and ma.bit_count() == 1:
+            z = ma.bit_length() - 1
+            seen = set(houses.peers[a]) & set(houses.peers[b])
+            elims = [(v, z) for v in sorted(seen) if state[v] >> z & 1 and v not in corners]
+            if elims:
+                step = self.make(eliminations=elims, type=2, value=z, **data)
+                yield replace(step, cost=self.cost + 0.1)
+                return
+        yield from self.type3(ctx, corners, extra, ma | mb, shared, data)
+        for h in shared:
+            for keep, drop in ((pair[0], pair[1]), (pair[1], pair[0])):
+                places = [v for v in houses.cells[h] if state[v] >> keep & 1]
+                if sorted(places) == sorted(extra):
+                    step = self.make(
+                        eliminations=[(a, drop), (b, drop)], type=4, value=keep, **data
+                    )
+                    yield replace(step, cost=self.cost + 0.1)
+                    return
+
+    def type3(self, ctx, corners, roof, extras, shared, data) -> Iterator[Step]:
+        """The roof's extra values act as one cell of a naked subset with other cells."""
+        state = ctx.state
+        houses = houses_of(ctx.model)
+        for h in shared:
+            others = [
+                v for v in houses.cells[h] if v not in corners and 1 < state[v].bit_count() <= 4
+            ]
+            for size in range(1, 4):
+                for group in combinations(others, size):
+                    union = extras
+                    for v in group:
+                        union |= state[v]
+                    if union.bit_count() != size + 1:
+                        continue
+                    elims = [
+                        (v, x)
+                        for v in houses.cells[h]
+                        if v not in corners and v not in group and not is_single(state[v])
+                        for x in values_of(state[v] & union)
+                    ]
+                    if elims:
+                        step = self.make(
+                            eliminations=elims, type=3, value=union, subset=group, **data
+                        )
+                        yield replace(step, cost=round(self.cost + 0.1 * size, 1))
+                        return
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        x, y = (ex.value(v) for v in step.data["pair"])
+        cells = ex.cells(step.data["cells"])
+        kind = step.data["type"]
+        head = f"unique rectangle type {kind} on {x}{y} at {cells}"
+        if kind == 1:
+            return f"{head}: the fourth corner cannot be {x} or {y}"
+        value = ex.value(step.data["value"])
+        if kind == 2:
+            return f"{head}: one roof cell is {value}"
+        if kind == 3:
+            values = ", ".join(ex.value(v) for v in values_of(step.data["value"]))
+            subset = ex.cells(step.data["subset"])
+            return f"{head}: the roof's extra values form a naked set on {values} with {subset}"
+        return f"{head}: the roof must hold {value}"
+
+
+class BivalueGrave(Technique):
+    name = "bug"
+    title = "Bivalue universal grave"
+    description = (
+        "If every open cell had two candidates the puzzle would have two solutions (a BUG); "
+        "when only one cell has three, its extra value (the one seen three times in its houses) "
+        "must be the answer. Used only for puzzles the exact search shows unique."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        if not known_unique(ctx):
+            return
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        triple = None
+        for var, mask in enumerate(state):
+            count = mask.bit_count()
+            if count == 1:
+                continue
+            if count == 2:
+                continue
+            if count == 3 and triple is None:
+                triple = var
+                continue
+            return
+        if triple is None:
+            return
+        for value in values_of(state[triple]):
+            if all(
+                sum(1 for v in houses.cells[h] if state[v] >> value & 1) == 3
+                for h in houses.of_var[triple]
+            ):
+                places, elims = houses.placement(state, triple, value)
+                if is_single(state[triple]) and single_value(state[triple]) == value and not elims:
+                    return
+                yield self.make(places, elims, cell=triple, value=value)
+                return
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return (
+            f"all other open cells have two candidates; {ex.cell(step.data['cell'])} must be "
+            f"{ex.value(step.data['value'])} or the grid would have two solutions"
+        )
