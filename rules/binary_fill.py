@@ -32,9 +32,7 @@ def completable(ones: int, zeros: int, last: int, run: int) -> bool:
         if left == 0:
             continue
         length = run + 1 if value == last else 1
-        if length <= 2 and completable(
-            ones - value, zeros - (1 - value), value, length
-        ):
+        if length <= 2 and completable(ones - value, zeros - (1 - value), value, length):
             return True
     return False
 
@@ -127,7 +125,8 @@ def solve_strip(top: list[list[int]], height: int, width: int) -> list[list[int]
         clauses += card.clauses
     for c in range(width):
         known = [row[c] for row in top[-2:]]
-        cells: list[tuple[str, int]] = [("v", v) for v in known] + [("x", x[r][c]) for r in range(m)]
+        cells: list[tuple[str, int]] = [("v", v) for v in known]
+        cells += [("x", x[r][c]) for r in range(m)]
         for i in range(len(cells) - 2):
             for value in (0, 1):
                 clause = []
