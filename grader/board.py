@@ -43,5 +43,6 @@ class Board:
     path_stubs: list[tuple[Cell, str]] = field(default_factory=list)
     """Path segments from a cell centre out through its side (the path leaving by a door)."""
     highlights: dict[Cell, str] = field(default_factory=dict)
-    """A role per cell for colouring: ``used`` (evidence) or ``changed`` (concluded)."""
+    """A role per cell for colouring: ``changed`` (concluded), ``used`` (evidence) or ``unit``
+    (in a row, column, box... the step reasoned about)."""
     title: str = ""

@@ -55,6 +55,15 @@ ExactOpt = Annotated[
     bool, typer.Option("--exact/--no-exact", help="Count solutions with the exact search.")
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
+HtmlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--html",
+        help="Also write a self-contained HTML trace (report, then every step with its board).",
+        metavar="FILE",
+    ),
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 
 
 def _options(techniques, costs, guess, timeout, exact):
@@ -70,14 +79,21 @@ def _options(techniques, costs, guess, timeout, exact):
     )
 
 
-def run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact) -> int:
+def run_grade(
+    files, as_json, trace, costs, techniques, guess, timeout, exact, html=None, force=False
+) -> int:
     """Grade every puzzle of every file; bad files get one line each and exit code 2."""
     from grader.grading import grade
     from grader.loading import load
     from grader.report import print_grade
 
+    if html is not None:
+        from grader.output import check_new
+
+        check_new(html, force)
     options = _options(techniques, costs, guess, timeout, exact)
     code = EXIT_OK
+    graded = []
     for source in files:
         try:
             puzzles = load(source)
@@ -89,10 +105,18 @@ def run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact) -
             result = grade(puzzle, options)
             if result.run.status == "timeout" and code == EXIT_OK:
                 code = EXIT_TIMEOUT
+            if html is not None:
+                graded.append(result)
             if as_json:
                 print(json.dumps(result.to_dict(trace=trace), ensure_ascii=False), flush=True)
             else:
                 print_grade(out, result, trace=trace)
+    if html is not None and graded:
+        from grader.html import trace_html
+        from grader.output import write_atomic
+
+        write_atomic(html, trace_html(graded))
+        err.print(f"wrote {html}", markup=False)
     return code
 
 
@@ -121,9 +145,13 @@ def grade_command(
     guess: GuessOpt = False,
     timeout: TimeoutOpt = None,
     exact: ExactOpt = True,
+    html: HtmlOpt = None,
+    force: ForceOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    raise typer.Exit(run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact))
+    raise typer.Exit(
+        run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -148,9 +176,13 @@ def grader_grade(
     guess: GuessOpt = False,
     timeout: TimeoutOpt = None,
     exact: ExactOpt = True,
+    html: HtmlOpt = None,
+    force: ForceOpt = False,
     debug: DebugOpt = False,
 ) -> None:
-    raise typer.Exit(run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact))
+    raise typer.Exit(
+        run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
+    )
 
 
 @grader_app.command("solve", help="Print the solution, with the steps that found it.")
@@ -291,6 +323,395 @@ def grader_families(debug: DebugOpt = False) -> None:
 
     for name, family in families().items():
         out.print(f"{name:<10} {family.title}")
+
+
+OutputOpt = Annotated[
+    str, typer.Option("--output", "-o", help="The file to write.", metavar="FILE")
+]
+
+
+def _one_puzzle(source: str, index: int):
+    from grader.loading import load
+
+    puzzles = load(source)
+    if not 1 <= index <= len(puzzles):
+        raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
+    return puzzles[index - 1]
+
+
+@grader_app.command(
+    "render",
+    help="Draw a puzzle's board as SVG, PNG or PDF (by the output's suffix): the givens, or "
+    "with --solve the grid the techniques reach, or with --step N the board before step N "
+    "with the cells it used and changed highlighted.",
+)
+def grader_render(
+    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    output: OutputOpt,
+    index: Annotated[
+        int, typer.Option("--index", help="Which puzzle of the file (1 = first).", min=1)
+    ] = 1,
+    solve: Annotated[
+        bool, typer.Option("--solve", help="Draw the grid the techniques reach.")
+    ] = False,
+    step: Annotated[
+        int | None,
+        typer.Option("--step", help="Draw the board before this step (1 = first).", min=1),
+    ] = None,
+    candidates: Annotated[
+        bool, typer.Option("--candidates/--no-candidates", help="Draw remaining candidates.")
+    ] = True,
+    title: Annotated[str, typer.Option("--title", help="A title above the board.")] = "",
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    force: ForceOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    from grader.output import check_new, write_atomic
+    from grader.render import picture_bytes, picture_format, puzzle_board, step_board
+
+    try:
+        fmt = picture_format(output)
+    except ValueError as error:
+        raise UsageError(f"{output}: {error}") from None
+    check_new(output, force)
+    puzzle = _one_puzzle(file, index)
+    if solve or step is not None:
+        from grader.grading import grade
+        from grader.render import states_before
+
+        result = grade(puzzle, _options(techniques, costs, guess, timeout, exact=step is None))
+        if step is not None:
+            if step > len(result.steps):
+                raise UsageError(f"--step: the solve has {len(result.steps)} step(s), not {step}")
+            chosen = result.steps[step - 1]
+            before = states_before(puzzle, result.steps[:step])[-1]
+            by_name = {t.name: t for t in result.techniques}
+            board = step_board(puzzle, before, chosen, by_name.get(chosen.technique), title)
+        else:
+            board = puzzle_board(puzzle, result.run.state, title)
+    else:
+        board = puzzle_board(puzzle, title=title)
+    write_atomic(output, picture_bytes(board, fmt, candidates))
+    err.print(f"wrote {output}", markup=False)
+
+
+@grader_app.command(
+    "batch",
+    help="Grade many puzzles (files, .jsonl, sudoku or game-ID line files) into one table, "
+    "one row per puzzle: CSV or Parquet by the output's suffix. Ctrl-C leaves the output "
+    "unwritten and a journal beside it; --resume continues from the journal.",
+)
+def grader_batch(
+    inputs: Annotated[list[str], typer.Argument(help="Puzzle files.")],
+    output: OutputOpt,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Local worker processes.", min=1)
+    ] = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask", help="Run on a Dask cluster: its scheduler address.", metavar="ADDRESS"
+        ),
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", help="Puzzles per task sent to a worker.", min=1)
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted batch from its journal.")
+    ] = False,
+    bank: Annotated[
+        str | None,
+        typer.Option("--bank", help="Also store unique puzzles in this bank.", metavar="FILE.db"),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")
+    ] = True,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    exact: ExactOpt = True,
+    force: ForceOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    import time
+    from pathlib import Path
+
+    from grader.batch import (
+        BatchInterrupted,
+        check_output_format,
+        journal_path,
+        run_batch,
+        tasks_from,
+        write_frame,
+    )
+    from grader.output import check_new
+
+    check_output_format(output)
+    check_new(output, force)
+    journal = journal_path(output)
+    if journal.exists() and not resume:
+        if not force:
+            raise UsageError(
+                f"{journal}: an interrupted batch left this journal; use --resume to continue "
+                "it, or --force to start over"
+            )
+        journal.unlink()
+    if resume and not journal.exists():
+        err.print(f"nothing to resume ({journal} does not exist); starting afresh", markup=False)
+    if bank is not None:
+        from grader.bank import Bank
+
+        Bank(bank).close()  # a bad bank file is refused before any grading
+    tasks = tasks_from(inputs)
+    options = _options(techniques, costs, guess, timeout, exact)
+    started = time.monotonic()
+    try:
+        result = run_batch(
+            tasks,
+            options=options,
+            workers=workers,
+            dask=dask,
+            chunk_size=chunk_size,
+            progress=progress,
+            journal=journal,
+            resume=resume,
+            bank=bank is not None,
+        )
+    except BatchInterrupted as stop:
+        err.print(
+            f"interrupted: {stop.done} of {stop.total} puzzles done, kept in {journal}; "
+            f"{output} was not written. Rerun with --resume to continue.",
+            markup=False,
+        )
+        raise typer.Exit(130) from None
+    elapsed = time.monotonic() - started
+    if bank is not None:
+        from grader.bank import Bank
+
+        with Bank(bank) as store:
+            added, known = store.add(row["bank"] for row in result.rows if "bank" in row)
+        err.print(f"bank {bank}: {added} added, {known} already there", markup=False)
+    write_frame(result.frame, output)
+    journal.unlink(missing_ok=True)
+    rate = result.graded / elapsed if elapsed > 0 else 0.0
+    resumed = f" ({result.resumed} from the journal)" if result.resumed else ""
+    err.print(
+        f"graded {result.graded} puzzle(s){resumed} in {elapsed:.1f} s ({rate:.1f}/s); "
+        f"wrote {Path(output)}",
+        markup=False,
+    )
+    if result.errors:
+        first = next(row["error"] for row in result.rows if row.get("error"))
+        err.print(
+            f"error: {result.errors} puzzle(s) could not be graded (see the error column), "
+            f"first: {first}",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INPUT)
+
+
+@grader_app.command(
+    "histogram",
+    help="Draw histograms of a batch result: difficulty and effort per family and level, "
+    "and technique usage (PNG, SVG or PDF by the output's suffix).",
+)
+def grader_histogram(
+    results: Annotated[str, typer.Argument(help="A batch result (.csv or .parquet).")],
+    output: OutputOpt,
+    title: Annotated[str, typer.Option("--title", help="A title for the figure.")] = "",
+    force: ForceOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    from pathlib import Path
+
+    from grader.batch import read_frame
+    from grader.histogram import save_histograms
+    from grader.output import check_new
+    from grader.render import picture_format
+
+    try:
+        picture_format(output)
+    except ValueError as error:
+        raise UsageError(f"{output}: {error}") from None
+    check_new(output, force)
+    frame = read_frame(results)
+    save_histograms(frame, output, title=title or Path(results).name)
+    err.print(f"wrote {output}", markup=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# bank
+# ---------------------------------------------------------------------------------------------
+
+bank_app = typer.Typer(
+    add_completion=False,
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    help="The puzzle bank: list, show and export stored puzzles.",
+)
+grader_app.add_typer(bank_app, name="bank")
+
+BankFile = Annotated[str, typer.Argument(help="The bank file (SQLite).", metavar="FILE.db")]
+FamilyFilter = Annotated[str | None, typer.Option("--family", help="Only this family.")]
+SizeFilter = Annotated[str | None, typer.Option("--size", help="Only this size, e.g. 6x6.")]
+LevelFilter = Annotated[
+    str | None, typer.Option("--level", help="Only these levels (comma separated).")
+]
+MinFilter = Annotated[float | None, typer.Option("--min-difficulty", help="Difficulty at least.")]
+MaxFilter = Annotated[float | None, typer.Option("--max-difficulty", help="Difficulty at most.")]
+PublishedFilter = Annotated[
+    bool | None,
+    typer.Option(
+        "--published/--unpublished", help="Only puzzles already published / not yet published."
+    ),
+]
+OrderOpt = Annotated[str, typer.Option("--order", help="added, difficulty, hardest or effort.")]
+
+
+def _bank_query(path, family, size, level, min_d, max_d, published, limit, order):
+    from grader.bank import Bank
+
+    store = Bank(path, create=False)
+    levels = [x.strip() for x in level.split(",") if x.strip()] if level else None
+    found = store.query(
+        family=family,
+        size=size,
+        level=levels,
+        min_difficulty=min_d,
+        max_difficulty=max_d,
+        published=published,
+        limit=limit,
+        order=order,
+    )
+    return store, found
+
+
+@bank_app.command("list", help="List stored puzzles matching the filters.")
+def bank_list(
+    bank: BankFile,
+    family: FamilyFilter = None,
+    size: SizeFilter = None,
+    level: LevelFilter = None,
+    min_difficulty: MinFilter = None,
+    max_difficulty: MaxFilter = None,
+    published: PublishedFilter = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many.", min=1)] = None,
+    order: OrderOpt = "added",
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    from rich.table import Table
+
+    store, found = _bank_query(
+        bank, family, size, level, min_difficulty, max_difficulty, published, limit, order
+    )
+    total = store.count()
+    store.close()
+    if as_json:
+        for entry in found:
+            payload = {k: v for k, v in entry.__dict__.items() if k != "key"}
+            print(json.dumps(payload, ensure_ascii=False))
+        return
+    table = Table(title=f"{len(found)} of {total} puzzles", title_justify="left")
+    for column in ("ref", "family", "size", "level", "difficulty", "effort", "givens", "id"):
+        table.add_column(column, justify="right" if column in ("difficulty", "effort") else "left")
+    table.add_column("published")
+    for e in found:
+        table.add_row(
+            e.ref,
+            e.family,
+            e.size,
+            e.level,
+            f"{e.difficulty:g}",
+            f"{e.effort:g}",
+            str(e.givens),
+            e.id or "",
+            (e.published or "")[:10],
+        )
+    out.print(table)
+
+
+@bank_app.command("show", help="Show one stored puzzle: its grade and its grid.")
+def bank_show(
+    bank: BankFile,
+    name: Annotated[str, typer.Argument(help="Its ref (or a prefix), key or id.")],
+    as_json: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    from grader.bank import Bank
+    from grader.report import board_text
+
+    with Bank(bank, create=False) as store:
+        entry = store.get(name)
+    if as_json:
+        print(json.dumps({k: v for k, v in entry.__dict__.items()}, ensure_ascii=False))
+        return
+    for key in ("ref", "family", "size", "level", "difficulty", "effort", "givens", "id"):
+        value = getattr(entry, key)
+        out.print(f"[bold]{key:<11}[/bold]{value if value is not None else ''}")
+    out.print(f"[bold]{'published':<11}[/bold]{entry.published or 'no'}")
+    out.print(f"[bold]{'added':<11}[/bold]{entry.added}")
+    used = ", ".join(f"{k} x{v}" for k, v in entry.techniques.items())
+    out.print(f"[bold]{'techniques':<11}[/bold]{used}")
+    if isinstance(entry.puzzle.get("grid"), list):
+        out.print(board_text([str(row) for row in entry.puzzle["grid"]]))
+    out.print(json.dumps(entry.puzzle, ensure_ascii=False), markup=False, soft_wrap=True)
+
+
+@bank_app.command(
+    "export",
+    help="Write stored puzzles matching the filters to a puzzle file (.jsonl or .json); "
+    "--mark-published records them as published.",
+)
+def bank_export(
+    bank: BankFile,
+    output: OutputOpt,
+    family: FamilyFilter = None,
+    size: SizeFilter = None,
+    level: LevelFilter = None,
+    min_difficulty: MinFilter = None,
+    max_difficulty: MaxFilter = None,
+    published: PublishedFilter = None,
+    count: Annotated[
+        int | None, typer.Option("--count", "-n", help="At most this many.", min=1)
+    ] = None,
+    order: OrderOpt = "added",
+    mark_published: Annotated[
+        bool, typer.Option("--mark-published", help="Record the exported puzzles as published.")
+    ] = False,
+    force: ForceOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    from pathlib import Path
+
+    from grader.bank import export_text
+    from grader.output import check_new, write_atomic
+
+    fmt = Path(output).suffix.lower()
+    if fmt not in (".jsonl", ".json"):
+        raise UsageError(
+            f"{output}: unknown puzzle file format {fmt or '(none)'!r}; use .jsonl or .json"
+        )
+    check_new(output, force)
+    store, found = _bank_query(
+        bank, family, size, level, min_difficulty, max_difficulty, published, count, order
+    )
+    try:
+        if not found:
+            raise UsageError(f"{bank}: no stored puzzle matches these filters; nothing written")
+        if count is not None and len(found) < count:
+            err.print(f"only {len(found)} puzzle(s) match (asked for {count})", markup=False)
+        write_atomic(output, export_text(found, fmt))
+        if mark_published:
+            store.mark_published(e.ref for e in found)
+    finally:
+        store.close()
+    marked = ", marked published" if mark_published else ""
+    err.print(f"wrote {len(found)} puzzle(s) to {output}{marked}", markup=False)
 
 
 # ---------------------------------------------------------------------------------------------

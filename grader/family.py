@@ -184,8 +184,12 @@ class Family:
     # -- symmetry ----------------------------------------------------------------------------
 
     def canonical_key(self, model: Model, state: State) -> str:
-        """A key equal for puzzles that are the same up to the family's symmetries."""
-        return "|".join(self.format_grid(model, state))
+        """A key equal for puzzles that are the same up to the family's symmetries.
+
+        The default knows no symmetry: the model's key (size, options and fixed hints such as
+        signs) and the grid, so that puzzles differing only in their hints never share a key.
+        """
+        return model.key + "|" + "|".join(self.format_grid(model, state))
 
 
 def require(condition: bool, field_name: str, problem: str) -> None:

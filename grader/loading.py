@@ -8,6 +8,7 @@ not a file but a family's text format (a Tatham game ID, an 81-character sudoku)
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +21,40 @@ from grader.registry import families, get_family
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One puzzle of a source before its model is built: the object a family validates, or
+    the problem that kept it from being read."""
+
+    origin: str
+    default_id: str
+    data: Any = None
+    problem: InputError | None = None
+
+
 def load(source: str) -> list[Puzzle]:
     """The puzzles in a file (``.json``, ``.jsonl``, text lines), or in a game-ID string."""
+    puzzles = []
+    for entry in entries(source):
+        if entry.problem is not None:
+            raise entry.problem
+        puzzles.append(puzzle_from_dict(entry.data, entry.origin, entry.default_id))
+    return puzzles
+
+
+def entries(source: str) -> list[Entry]:
+    """The puzzle objects of a source, unbuilt (cheap; batches build them in their workers).
+
+    A problem with the source as a whole raises :class:`InputError`; a problem with one line of
+    a multi-puzzle file becomes that entry's ``problem``.
+    """
     path = Path(source)
     if path.is_dir():
         raise InputError(source, "", "is a directory, expected a puzzle file")
     if not path.exists():
         parsed = _from_text(source.strip(), source)
         if parsed is not None:
-            return [puzzle_from_dict(parsed, source, source)]
+            return [Entry(source, source, parsed)]
         raise InputError(source, "", "no such file (and not a puzzle ID either)")
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
@@ -48,37 +74,39 @@ def load(source: str) -> list[Puzzle]:
     if path.suffix.lower() == ".jsonl" or (
         path.suffix.lower() != ".json" and stripped.startswith("{") and "\n{" in stripped
     ):
-        return _load_lines(source, text, json_lines=True)
+        return _entries_of_lines(source, text, json_lines=True)
     if path.suffix.lower() == ".json" or stripped[0] in "{[":
         data = _parse_json(source, stripped)
         if isinstance(data, list):
             return [
-                puzzle_from_dict(item, f"{source}[{i}]", f"{path.stem}#{i + 1}")
-                for i, item in enumerate(data)
+                Entry(f"{source}[{i}]", f"{path.stem}#{i + 1}", item) for i, item in enumerate(data)
             ]
-        return [puzzle_from_dict(data, source, path.stem)]
-    return _load_lines(source, text, json_lines=False)
+        return [Entry(source, path.stem, data)]
+    return _entries_of_lines(source, text, json_lines=False)
 
 
-def _load_lines(source: str, text: str, json_lines: bool) -> list[Puzzle]:
+def _entries_of_lines(source: str, text: str, json_lines: bool) -> list[Entry]:
     stem = Path(source).stem
-    puzzles = []
+    out = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         origin = f"{source}:{number}"
         default_id = f"{stem}#{number}"
-        if json_lines or line.startswith("{"):
-            puzzles.append(puzzle_from_dict(_parse_json(origin, line), origin, default_id))
-            continue
-        parsed = _from_text(line, origin)
-        if parsed is None:
-            raise InputError(origin, "", "is neither JSON nor a puzzle ID any family knows")
-        puzzles.append(puzzle_from_dict(parsed, origin, default_id))
-    if not puzzles:
+        try:
+            if json_lines or line.startswith("{"):
+                out.append(Entry(origin, default_id, _parse_json(origin, line)))
+                continue
+            parsed = _from_text(line, origin)
+            if parsed is None:
+                raise InputError(origin, "", "is neither JSON nor a puzzle ID any family knows")
+            out.append(Entry(origin, default_id, parsed))
+        except InputError as problem:
+            out.append(Entry(origin, default_id, problem=problem))
+    if not out:
         raise InputError(source, "", "holds no puzzle")
-    return puzzles
+    return out
 
 
 def _parse_json(origin: str, text: str) -> Any:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from grader.evidence import Evidence, default_evidence
 from grader.model import Model, State
 from grader.step import Assignment, Step
 
@@ -88,6 +89,13 @@ class Technique:
     def explain(self, step: Step, ex: Explainer) -> str:
         """The reason of a step in plain words; ``ex`` renders names and nested steps."""
         return self.title.lower()
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The variables a step used, its units' variables and what it changed (for pictures).
+
+        The default reads the common data keys (:func:`grader.evidence.default_evidence`).
+        """
+        return default_evidence(step, model)
 
     def make(
         self,

@@ -1,0 +1,324 @@
+"""The puzzle bank: an embedded SQLite file of graded puzzles.
+
+Each puzzle is stored once, keyed by its family and canonical form
+(:meth:`grader.family.Family.canonical_key`), with its grade (level, difficulty, effort,
+givens, techniques) and a ``published`` date that stays empty until the puzzle is exported as
+published. Queries select by family, size, level, difficulty range and published state, e.g.
+"30 hard 6x6 Tangos not published yet".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from grader.errors import InputError, UsageError
+from grader.family import Puzzle
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS puzzles (
+    key TEXT PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    family TEXT NOT NULL,
+    rows INTEGER NOT NULL,
+    cols INTEGER NOT NULL,
+    level TEXT NOT NULL,
+    difficulty REAL NOT NULL,
+    effort REAL NOT NULL,
+    givens INTEGER NOT NULL,
+    solved INTEGER NOT NULL,
+    hardest TEXT,
+    techniques TEXT NOT NULL,
+    puzzle TEXT NOT NULL,
+    id TEXT,
+    source TEXT,
+    version TEXT,
+    added TEXT NOT NULL,
+    published TEXT
+);
+CREATE INDEX IF NOT EXISTS puzzles_pick ON puzzles (family, rows, cols, level, difficulty);
+"""
+ORDERS = {
+    "added": "added, ref",
+    "difficulty": "difficulty, effort, ref",
+    "hardest": "difficulty DESC, effort DESC, ref",
+    "effort": "effort, ref",
+}
+
+
+def canonical(puzzle: Puzzle) -> str:
+    """The bank key: family and canonical form, equal for symmetric copies of a puzzle."""
+    family = puzzle.family
+    return f"{family.name}:{family.canonical_key(puzzle.model, puzzle.givens)}"
+
+
+def reference(key: str) -> str:
+    """A short, stable name of a bank entry (shown by ``bank list``)."""
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:10]
+
+
+def record_of(puzzle: Puzzle, report: dict[str, Any]) -> dict[str, Any]:
+    """What the bank stores of a graded puzzle (``report``: ``Grade.to_dict()``)."""
+    rows, cols = report["size"]
+    data = puzzle.family.to_data(puzzle.model, puzzle.givens)
+    for extra in ("name", "source", "author"):
+        if puzzle.data.get(extra) is not None:
+            data.setdefault(extra, puzzle.data[extra])
+    data["id"] = puzzle.id
+    return {
+        "key": canonical(puzzle),
+        "family": puzzle.family.name,
+        "rows": rows,
+        "cols": cols,
+        "level": report["level"],
+        "difficulty": report["difficulty"],
+        "effort": report["effort"],
+        "givens": report["givens"],
+        "solved": bool(report["solved"]),
+        "solutions": report["solutions"],
+        "hardest": report["hardest"],
+        "techniques": {name: int(e["count"]) for name, e in report["techniques"].items()},
+        "puzzle": data,
+        "id": puzzle.id,
+        "source": puzzle.origin,
+        "version": report["version"],
+    }
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored puzzle."""
+
+    ref: str
+    key: str
+    family: str
+    rows: int
+    cols: int
+    level: str
+    difficulty: float
+    effort: float
+    givens: int
+    solved: bool
+    hardest: str | None
+    techniques: dict[str, int]
+    puzzle: dict[str, Any]
+    id: str | None
+    source: str | None
+    version: str | None
+    added: str
+    published: str | None
+
+    @property
+    def size(self) -> str:
+        return f"{self.rows}x{self.cols}"
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``6x6`` or ``9`` (square) as (rows, cols)."""
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise UsageError(f"--size: {text!r} is not a size like 6x6 or 9") from None
+    if len(numbers) == 1:
+        numbers = numbers * 2
+    if len(numbers) != 2 or min(numbers) < 1:
+        raise UsageError(f"--size: {text!r} is not a size like 6x6 or 9")
+    return numbers[0], numbers[1]
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+class Bank:
+    """A puzzle bank file (created on first use)."""
+
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.exists():
+            raise InputError(str(path), "", "no such puzzle bank")
+        if self.path.is_dir():
+            raise InputError(str(path), "", "is a directory, expected a puzzle bank file")
+        try:
+            self.db = sqlite3.connect(self.path)
+            self.db.executescript(SCHEMA)
+            found = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.DatabaseError as error:
+            raise InputError(str(path), "", f"is not a puzzle bank ({error})") from None
+        if found is None:
+            with self.db:
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif found[0] != str(SCHEMA_VERSION):
+            raise InputError(
+                str(path), "", f"has bank schema {found[0]}, expected {SCHEMA_VERSION}"
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Bank:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- adding ----------------------------------------------------------------------------------
+
+    def add(self, records: Iterable[dict[str, Any]]) -> tuple[int, int]:
+        """Store graded puzzles with exactly one solution; (added, already in the bank)."""
+        added = duplicates = 0
+        now = _now()
+        with self.db:
+            for record in records:
+                if str(record.get("solutions")) != "1":
+                    continue
+                cursor = self.db.execute(
+                    "INSERT OR IGNORE INTO puzzles (key, ref, family, rows, cols, level, "
+                    "difficulty, effort, givens, solved, hardest, techniques, puzzle, id, source, "
+                    "version, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record["key"],
+                        reference(record["key"]),
+                        record["family"],
+                        record["rows"],
+                        record["cols"],
+                        record["level"],
+                        record["difficulty"],
+                        record["effort"],
+                        record["givens"],
+                        int(record["solved"]),
+                        record.get("hardest"),
+                        json.dumps(record["techniques"], sort_keys=True),
+                        json.dumps(record["puzzle"], ensure_ascii=False),
+                        record.get("id"),
+                        record.get("source"),
+                        record.get("version"),
+                        now,
+                    ),
+                )
+                if cursor.rowcount:
+                    added += 1
+                else:
+                    duplicates += 1
+        return added, duplicates
+
+    def add_grade(self, grade: Any) -> bool:
+        """Store one :class:`~grader.grading.Grade`; False when it was already there."""
+        added, _ = self.add([record_of(grade.puzzle, grade.to_dict())])
+        return bool(added)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def query(
+        self,
+        *,
+        family: str | None = None,
+        size: str | tuple[int, int] | None = None,
+        level: str | Sequence[str] | None = None,
+        min_difficulty: float | None = None,
+        max_difficulty: float | None = None,
+        published: bool | None = None,
+        limit: int | None = None,
+        order: str = "added",
+    ) -> list[Entry]:
+        """Stored puzzles matching every given filter, in ``order`` (see :data:`ORDERS`)."""
+        where, args = ["1 = 1"], []
+        if family:
+            where.append("family = ?")
+            args.append(family)
+        if size:
+            rows, cols = parse_size(size) if isinstance(size, str) else size
+            where.append("rows = ? AND cols = ?")
+            args += [rows, cols]
+        if level:
+            levels = [level] if isinstance(level, str) else list(level)
+            where.append(f"level IN ({', '.join('?' * len(levels))})")
+            args += levels
+        if min_difficulty is not None:
+            where.append("difficulty >= ?")
+            args.append(min_difficulty)
+        if max_difficulty is not None:
+            where.append("difficulty <= ?")
+            args.append(max_difficulty)
+        if published is not None:
+            where.append("published IS NOT NULL" if published else "published IS NULL")
+        if order not in ORDERS:
+            raise UsageError(f"--order: unknown order {order!r} (use {', '.join(ORDERS)})")
+        sql = f"SELECT * FROM puzzles WHERE {' AND '.join(where)} ORDER BY {ORDERS[order]}"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [self._entry(row) for row in self._rows(sql, args)]
+
+    def get(self, name: str) -> Entry:
+        """An entry by its ref (or a unique prefix of it), its key or its puzzle id."""
+        rows = self._rows("SELECT * FROM puzzles WHERE ref LIKE ? || '%'", [name])
+        if not rows:
+            rows = self._rows("SELECT * FROM puzzles WHERE key = ? OR id = ?", [name, name])
+        if not rows:
+            raise UsageError(f"{self.path}: no puzzle {name!r} in the bank")
+        if len(rows) > 1:
+            refs = ", ".join(self._entry(r).ref for r in rows[:5])
+            raise UsageError(f"{self.path}: {name!r} names several puzzles ({refs}...)")
+        return self._entry(rows[0])
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0]
+
+    def mark_published(self, refs: Iterable[str], when: str | None = None) -> int:
+        """Set the published date of these entries; the number changed."""
+        stamp = when or _now()
+        with self.db:
+            return sum(
+                self.db.execute(
+                    "UPDATE puzzles SET published = ? WHERE ref = ?", (stamp, ref)
+                ).rowcount
+                for ref in refs
+            )
+
+    def _rows(self, sql: str, args: Sequence[Any]) -> list[sqlite3.Row]:
+        self.db.row_factory = sqlite3.Row
+        try:
+            return self.db.execute(sql, list(args)).fetchall()
+        finally:
+            self.db.row_factory = None
+
+    @staticmethod
+    def _entry(row: sqlite3.Row) -> Entry:
+        return Entry(
+            ref=row["ref"],
+            key=row["key"],
+            family=row["family"],
+            rows=row["rows"],
+            cols=row["cols"],
+            level=row["level"],
+            difficulty=row["difficulty"],
+            effort=row["effort"],
+            givens=row["givens"],
+            solved=bool(row["solved"]),
+            hardest=row["hardest"],
+            techniques=json.loads(row["techniques"]),
+            puzzle=json.loads(row["puzzle"]),
+            id=row["id"],
+            source=row["source"],
+            version=row["version"],
+            added=row["added"],
+            published=row["published"],
+        )
+
+
+def export_text(entries: Sequence[Entry], fmt: str) -> str:
+    """Puzzle files of the entries: JSON lines (``.jsonl``) or one JSON array (``.json``)."""
+    puzzles = [{**e.puzzle, "id": e.puzzle.get("id") or e.ref} for e in entries]
+    if fmt == ".json":
+        return json.dumps(puzzles, indent=1, ensure_ascii=False) + "\n"
+    return "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in puzzles)

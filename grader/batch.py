@@ -1,0 +1,595 @@
+"""Grading many puzzles into a pandas DataFrame, one row per puzzle.
+
+The work goes in chunks to local worker processes (the standard library's executor) or, given
+an address, to a Dask distributed cluster through its ``concurrent.futures`` executor, so one
+code path serves both. Finished rows go to a journal beside the output as they arrive: a batch
+that is interrupted leaves its output unwritten and the journal in place, and ``resume`` picks
+up where it stopped. The output is written whole (temporary file + rename) at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grader.errors import InputError, UsageError
+from grader.family import Puzzle
+from grader.grading import GradeOptions
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+COLUMNS = (
+    "id",
+    "family",
+    "size",
+    "rows",
+    "cols",
+    "givens",
+    "solutions",
+    "solved",
+    "status",
+    "difficulty",
+    "effort",
+    "level",
+    "hardest",
+    "steps",
+    "seconds",
+    "name",
+    "source",
+    "error",
+)
+"""The fixed columns of a batch result; ``steps_<technique>`` columns follow (steps per
+technique, in increasing cost)."""
+STEP_PREFIX = "steps_"
+OUTPUT_FORMATS = (".csv", ".parquet")
+JOURNAL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    """One puzzle to grade, as plain data (cheap to send to another process)."""
+
+    origin: str
+    default_id: str
+    data: Any = None
+    problem: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Where the puzzle came from plus a digest of its content (for resuming)."""
+        body = json.dumps(self.data, sort_keys=True, ensure_ascii=False, default=str)
+        digest = hashlib.sha1(body.encode("utf-8")).hexdigest()[:16]
+        return f"{self.origin}#{digest}"
+
+
+# ---------------------------------------------------------------------------------------------
+# inputs
+# ---------------------------------------------------------------------------------------------
+
+
+def tasks_from(inputs: str | Puzzle | dict | Iterable[str | Puzzle | dict]) -> list[Task]:
+    """Tasks from files (``.json``, ``.jsonl``, text lines such as sudoku or game-ID lines),
+    puzzle dicts or loaded puzzles. A missing or unreadable file raises :class:`InputError`;
+    a bad line of a multi-puzzle file becomes a task whose row reports the problem."""
+    from grader.loading import entries
+
+    if isinstance(inputs, str | Puzzle | dict):
+        inputs = [inputs]
+    tasks: list[Task] = []
+    seen: set[str] = set()
+    for number, item in enumerate(inputs, start=1):
+        if isinstance(item, Puzzle):
+            found = [Task(item.origin, item.id, {**item.data, "id": item.id})]
+        elif isinstance(item, dict):
+            found = [Task(f"puzzle {number}", f"puzzle-{number}", item)]
+        else:
+            found = [
+                Task(e.origin, e.default_id, e.data, str(e.problem) if e.problem else None)
+                for e in entries(str(item))
+            ]
+        for task in found:
+            if task.key not in seen:
+                seen.add(task.key)
+                tasks.append(task)
+    return tasks
+
+
+# ---------------------------------------------------------------------------------------------
+# grading one task (runs in the workers)
+# ---------------------------------------------------------------------------------------------
+
+
+def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[str, Any]:
+    """The result row of one task; problems become the row's ``error``, never an exception."""
+    from grader.grading import grade
+    from grader.loading import puzzle_from_dict
+
+    started = time.monotonic()
+    row: dict[str, Any] = {"id": task.default_id, "source": task.origin}
+    if isinstance(task.data, dict) and isinstance(task.data.get("family"), str):
+        row["family"] = task.data["family"]
+    if task.problem is not None:
+        row["error"] = task.problem
+        return row
+    try:
+        puzzle = puzzle_from_dict(task.data, task.origin, task.default_id)
+    except InputError as error:
+        row["error"] = str(error)
+        return row
+    row.update(id=puzzle.id, family=puzzle.family.name)
+    try:
+        result = grade(puzzle, options)
+        report = result.to_dict()
+    except Exception as error:  # one puzzle must not sink a batch: report it in its row
+        row["error"] = f"internal error: {type(error).__name__}: {error}"
+        return row
+    rows, cols = report["size"]
+    solutions = report["solutions"]
+    row.update(
+        size=f"{rows}x{cols}",
+        rows=rows,
+        cols=cols,
+        givens=report["givens"],
+        solutions=None if solutions is None else str(solutions),
+        solved=report["solved"],
+        status=report["status"],
+        difficulty=report["difficulty"],
+        effort=report["effort"],
+        level=report["level"],
+        hardest=report["hardest"],
+        steps=report["steps_count"],
+        seconds=round(time.monotonic() - started, 4),
+        name=puzzle.name,
+        techniques={name: [int(e["count"]), e["cost"]] for name, e in report["techniques"].items()},
+    )
+    if bank:
+        from grader.bank import record_of
+
+        row["bank"] = record_of(puzzle, report)
+    return row
+
+
+def grade_chunk(tasks: Sequence[Task], options: GradeOptions, bank: bool = False) -> list[dict]:
+    """Rows of a chunk of tasks (the unit of work sent to a worker)."""
+    return [grade_task(task, options, bank) for task in tasks]
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# ---------------------------------------------------------------------------------------------
+# running chunks
+# ---------------------------------------------------------------------------------------------
+
+
+def chunked(tasks: Sequence[Task], size: int) -> list[list[Task]]:
+    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+
+
+def default_chunk_size(count: int, workers: int) -> int:
+    """Chunks small enough to share the work and show progress, big enough to be cheap."""
+    return max(1, min(64, math.ceil(count / max(1, workers * 8))))
+
+
+def run_chunks(
+    executor: Executor | None,
+    chunks: Sequence[list[Task]],
+    options: GradeOptions,
+    bank: bool,
+    in_flight: int,
+) -> Iterator[tuple[list[Task], list[dict]]]:
+    """Each chunk with its rows as it finishes (in this process when ``executor`` is None)."""
+    if executor is None:
+        for chunk in chunks:
+            yield chunk, grade_chunk(chunk, options, bank)
+        return
+    queue = iter(chunks)
+    pending: dict[Future, list[Task]] = {}
+
+    def submit(chunk: list[Task]) -> None:
+        pending[executor.submit(grade_chunk, chunk, options, bank)] = chunk
+
+    for chunk in queue:
+        submit(chunk)
+        if len(pending) >= in_flight:
+            break
+    while pending:
+        done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+        for future in done:
+            chunk = pending.pop(future)
+            yield chunk, future.result()
+            following = next(queue, None)
+            if following is not None:
+                submit(following)
+
+
+class _LocalPool:
+    """A process pool whose workers ignore Ctrl-C and are stopped at once on the way out.
+
+    On Linux the workers are forked (they start at once and need no ``__main__`` guard in the
+    caller's script), all of them before any other thread of ours (the progress bar) runs;
+    elsewhere the platform's default start method is used.
+    """
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+        import sys
+        from concurrent.futures import ProcessPoolExecutor
+
+        method = "fork" if sys.platform.startswith("linux") else None
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_ignore_interrupts,
+        )
+        self.executor.submit(int).result()  # start the workers now
+
+    def close(self, interrupted: bool) -> None:
+        if not interrupted:
+            self.executor.shutdown(wait=True)
+            return
+        processes = list(getattr(self.executor, "_processes", {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # a chunk may be long: do not wait for it
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+
+
+# ---------------------------------------------------------------------------------------------
+# the journal
+# ---------------------------------------------------------------------------------------------
+
+
+def journal_path(output: str | Path) -> Path:
+    output = Path(output)
+    return output.with_name(output.name + ".journal")
+
+
+def settings_fingerprint(options: GradeOptions, bank: bool) -> dict[str, Any]:
+    from grader import __version__
+
+    settings = asdict(options)
+    settings.pop("timeout", None)  # a time limit may change between resumed runs
+    return {"version": __version__, "options": settings, "bank": bank}
+
+
+def read_journal(path: Path, fingerprint: dict[str, Any]) -> dict[str, dict]:
+    """Rows already done (by task key); the last line may be cut short by an interruption."""
+    done: dict[str, dict] = {}
+    with path.open(encoding="utf-8") as stream:
+        lines = stream.read().splitlines()
+    if not lines:
+        return done
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise UsageError(f"{path}: is not a batch journal (delete it or use --force)") from None
+    if header.get("journal") != JOURNAL_VERSION:
+        raise UsageError(f"{path}: is not a batch journal (delete it or use --force)")
+    if header.get("settings") != json.loads(json.dumps(fingerprint)):
+        raise UsageError(
+            f"{path}: was made with other settings or another version; rerun with the same "
+            "options, or use --force to start over"
+        )
+    for line in lines[1:]:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by the interruption
+        done[entry["key"]] = entry["row"]
+    return done
+
+
+class Journal:
+    """Append-only record of finished rows, flushed after every chunk."""
+
+    def __init__(self, path: Path, fingerprint: dict[str, Any], fresh: bool) -> None:
+        self.path = path
+        self.stream = path.open("w" if fresh else "a", encoding="utf-8")
+        if fresh:
+            header = {"journal": JOURNAL_VERSION, "settings": fingerprint}
+            self.stream.write(json.dumps(header) + "\n")
+            self.stream.flush()
+
+    def add(self, pairs: Iterable[tuple[str, dict]]) -> None:
+        text = "".join(
+            json.dumps({"key": key, "row": row}, ensure_ascii=False, default=str) + "\n"
+            for key, row in pairs
+        )
+        self.stream.write(text)
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# rows -> DataFrame -> file
+# ---------------------------------------------------------------------------------------------
+
+
+def to_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    """The batch DataFrame: fixed columns, then steps per technique in increasing cost."""
+    import pandas as pd
+
+    costs: dict[str, float] = {}
+    for row in rows:
+        for name, (_, cost) in (row.get("techniques") or {}).items():
+            costs[name] = min(cost, costs.get(name, cost))
+    names = sorted(costs, key=lambda n: (costs[n], n))
+    records = []
+    for row in rows:
+        record = {column: row.get(column) for column in COLUMNS}
+        counts = row.get("techniques") or {}
+        graded = row.get("error") is None
+        for name in names:
+            record[STEP_PREFIX + name] = (
+                counts[name][0] if name in counts else (0 if graded else None)
+            )
+        records.append(record)
+    frame = pd.DataFrame.from_records(
+        records, columns=[*COLUMNS, *(STEP_PREFIX + n for n in names)]
+    )
+    types = {
+        "id": "string",
+        "family": "string",
+        "size": "string",
+        "rows": "Int64",
+        "cols": "Int64",
+        "givens": "Int64",
+        "solutions": "string",
+        "solved": "boolean",
+        "status": "string",
+        "difficulty": "Float64",
+        "effort": "Float64",
+        "level": "string",
+        "hardest": "string",
+        "steps": "Int64",
+        "seconds": "Float64",
+        "name": "string",
+        "source": "string",
+        "error": "string",
+        **{STEP_PREFIX + n: "Int64" for n in names},
+    }
+    return frame.astype(types)
+
+
+def check_output_format(output: str | Path) -> str:
+    suffix = Path(output).suffix.lower()
+    if suffix not in OUTPUT_FORMATS:
+        raise UsageError(
+            f"{output}: unknown output format {suffix or '(none)'!r}; use .csv or .parquet"
+        )
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                f"{output}: writing Parquet needs pyarrow (pip install 'puzzle-grader[parquet]')"
+            ) from None
+    return suffix
+
+
+def write_frame(frame: pd.DataFrame, output: str | Path) -> None:
+    """The DataFrame as CSV or Parquet (by suffix), written whole or not at all."""
+    from grader.output import write_atomic
+
+    if Path(output).suffix.lower() == ".parquet":
+        write_atomic(output, lambda temp: frame.to_parquet(temp, index=False))
+    else:
+        write_atomic(output, lambda temp: frame.to_csv(temp, index=False))
+
+
+def read_frame(path: str | Path) -> pd.DataFrame:
+    """A batch result file (CSV or Parquet) as written by :func:`write_frame`."""
+    import pandas as pd
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError(str(path), "", "no such file")
+    try:
+        if path.suffix.lower() == ".parquet":
+            frame = pd.read_parquet(path)
+        else:
+            frame = pd.read_csv(path, dtype={"solutions": "string", "id": "string"})
+    except ImportError:
+        raise InputError(str(path), "", "reading Parquet needs pyarrow") from None
+    except Exception as error:
+        raise InputError(str(path), "", f"cannot be read as a table ({error})") from None
+    missing = [c for c in ("family", "difficulty", "effort", "level") if c not in frame.columns]
+    if missing:
+        raise InputError(str(path), missing[0], "is missing (not a batch result?)")
+    return frame
+
+
+# ---------------------------------------------------------------------------------------------
+# the whole batch
+# ---------------------------------------------------------------------------------------------
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a batch: how many rows were done (and kept in the journal)."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"{done} of {total} puzzles done")
+        self.done = done
+        self.total = total
+
+
+@dataclass
+class BatchResult:
+    frame: pd.DataFrame
+    rows: list[dict]
+    graded: int
+    """Rows graded in this run (the others came from the journal)."""
+    resumed: int
+    errors: int
+
+
+def grade_many(
+    inputs: str | Puzzle | dict | Iterable[str | Puzzle | dict],
+    *,
+    options: GradeOptions | None = None,
+    workers: int = 1,
+    dask: str | Any | None = None,
+    chunk_size: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Grade puzzles (files, puzzle dicts or loaded puzzles) into a DataFrame, one row each.
+
+    ``workers`` > 1 grades on that many local processes; ``dask`` (a scheduler address or a
+    ``distributed.Client``) sends the same chunks to a Dask cluster instead.
+    """
+    return run_batch(
+        tasks_from(inputs),
+        options=options,
+        workers=workers,
+        dask=dask,
+        chunk_size=chunk_size,
+        progress=progress,
+    ).frame
+
+
+def run_batch(
+    tasks: Sequence[Task],
+    *,
+    options: GradeOptions | None = None,
+    workers: int = 1,
+    dask: str | Any | None = None,
+    chunk_size: int | None = None,
+    progress: bool | Callable[[int, int], None] = False,
+    journal: Path | None = None,
+    resume: bool = False,
+    bank: bool = False,
+) -> BatchResult:
+    """Grade ``tasks`` (see :func:`grade_many`), recording finished rows in ``journal``.
+
+    With ``resume`` the rows already in the journal are kept and their tasks skipped. The
+    caller writes the output and then removes the journal.
+    """
+    options = options or GradeOptions()
+    if workers < 1:
+        raise UsageError("--workers: must be at least 1")
+    fingerprint = settings_fingerprint(options, bank)
+    done: dict[str, dict] = {}
+    if journal is not None and resume and journal.exists():
+        done = read_journal(journal, fingerprint)
+    keys = [task.key for task in tasks]
+    pending = [task for task, key in zip(tasks, keys, strict=True) if key not in done]
+    resumed = len(tasks) - len(pending)
+    record = (
+        Journal(journal, fingerprint, fresh=not (resume and journal.exists()))
+        if journal is not None
+        else None
+    )
+    rows_by_key = dict(done)
+    executor, closer, capacity = _executor(workers, dask)  # before any thread of ours starts
+    advance = _progress(progress, len(tasks), resumed)
+    interrupted = True
+    try:
+        size = chunk_size or default_chunk_size(len(pending), capacity)
+        chunks = chunked(pending, size)
+        finished = run_chunks(executor, chunks, options, bank, in_flight=4 * capacity)
+        for chunk, rows in finished:
+            pairs = [(task.key, row) for task, row in zip(chunk, rows, strict=True)]
+            if record is not None:
+                record.add(pairs)
+            rows_by_key.update(pairs)
+            advance(len(rows))
+        interrupted = False
+    except KeyboardInterrupt:
+        raise BatchInterrupted(len(rows_by_key), len(tasks)) from None
+    finally:
+        if closer is not None:
+            closer(interrupted)
+        if record is not None:
+            record.close()
+        advance(0, stop=True)
+    rows = [rows_by_key[key] for key in keys]
+    errors = sum(1 for row in rows if row.get("error") is not None)
+    return BatchResult(to_frame(rows), rows, len(pending), resumed, errors)
+
+
+def _executor(workers: int, dask: str | Any | None):
+    """An executor, a function closing it and how many chunks it runs at once
+    (None, None, 1: grade in this process)."""
+    if dask is not None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise UsageError(
+                "--dask: needs the dask extra (pip install 'puzzle-grader[dask]')"
+            ) from None
+        try:
+            client = dask if isinstance(dask, Client) else Client(dask, timeout=30)
+        except OSError as error:
+            raise UsageError(f"--dask: cannot reach the scheduler at {dask} ({error})") from None
+        executor = client.get_executor()
+        capacity = max(1, sum(client.nthreads().values()))
+
+        def close(interrupted: bool) -> None:
+            executor.shutdown(wait=not interrupted)
+            if client is not dask:
+                client.close()
+
+        return executor, close, capacity
+    if workers == 1:
+        return None, None, 1
+    pool = _LocalPool(workers)
+    return pool.executor, pool.close, workers
+
+
+def _progress(progress, total: int, done: int):
+    """A callable advancing the progress display by n rows (``stop=True`` ends it)."""
+    if callable(progress):
+        count = [done]
+
+        def advance(n: int, stop: bool = False) -> None:
+            count[0] += n
+            progress(count[0], total)
+
+        return advance
+    if not progress:
+        return lambda n, stop=False: None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("grading"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    task = bar.add_task("grading", total=total, completed=done)
+    bar.start()
+
+    def advance(n: int, stop: bool = False) -> None:
+        if n:
+            bar.advance(task, n)
+        if stop:
+            bar.stop()
+
+    return advance

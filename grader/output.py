@@ -1,0 +1,54 @@
+"""Writing outputs whole or not at all, and never over a file the user did not offer."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from grader.errors import UsageError
+
+
+def check_new(path: str | Path, force: bool) -> Path:
+    """The output path, refused (one line) when it exists and ``force`` was not given."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{target}: is a directory, expected an output file")
+    if target.exists() and not force:
+        raise UsageError(f"{target}: already exists (use --force to overwrite it)")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"{target}: the folder {parent} does not exist")
+    return target
+
+
+def write_atomic(path: str | Path, content: bytes | str | Callable[[Path], None]) -> Path:
+    """Write ``content`` (bytes, text, or a function writing to a path) to a temporary file
+    beside ``path`` and rename it into place, so readers never see a half-written file."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    handle, temp_name = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".part" + target.suffix, dir=directory
+    )
+    temp = Path(temp_name)
+    try:
+        if callable(content):
+            os.close(handle)
+            content(temp)
+        else:
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,150 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Difficulty histograms
+#
+# Grades a collection of puzzles per family and draws what the grader finds: difficulty (the
+# cost of the hardest step) and effort (the sum of step costs) by level, and how often each
+# technique is used. Where a collection carries levels someone else gave it (the puzzle
+# sites' levels for Binairo), they are set against the measured ones.
+#
+# The collections: the project's `examples/`, and the third-party sets of `../shared/data`
+# when they are there (read at run time, never copied; `$GRADER_SHARED_DATA` names another
+# folder). Figures are saved to `$GRADER_FIGURES` (default `out/notebooks/`).
+
+# %%
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+from IPython.display import Image, display
+
+from grader.batch import grade_many
+from grader.histogram import save_histograms, technique_usage
+
+ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
+SHARED = Path(os.environ.get("GRADER_SHARED_DATA", ROOT.parent / "shared" / "data"))
+FIGURES = Path(os.environ.get("GRADER_FIGURES", ROOT / "out" / "notebooks"))
+FIGURES.mkdir(parents=True, exist_ok=True)
+
+
+def show(figure, name):
+    """Save a figure under FIGURES and show the saved file."""
+    path = FIGURES / name
+    figure.savefig(path, dpi=100)
+    display(Image(filename=str(path)))
+    return path
+
+
+# %% [markdown]
+# ## The collections
+#
+# Each third-party set is turned into puzzle objects of our file format as it is read.
+
+
+# %%
+def read_jsonl(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+puzzles = []
+published = {}  # puzzle id -> the level its source published
+for path in sorted((ROOT / "examples").glob("*.json")):
+    puzzles.append(str(path))
+if (SHARED / "tango_real.jsonl").exists():
+    for row in read_jsonl(SHARED / "tango_real.jsonl"):
+        puzzles.append(
+            {"family": "tango", "id": row["id"], "grid": row["rows"], "signs": row["constraints"]}
+        )
+if (SHARED / "binairo_external.jsonl").exists():
+    for row in read_jsonl(SHARED / "binairo_external.jsonl"):
+        rules = {"unique_lines": row["unique_rows_rule"]}
+        puzzles.append(
+            {"family": "binairo", "id": row["id"], "grid": row["puzzle"], "rules": rules}
+        )
+        published[row["id"]] = f"{row['source_site']}: {row['level']}"
+print(len(puzzles), "inputs")
+
+# %% [markdown]
+# ## Grading
+#
+# `grade_many` returns one row per puzzle; two local worker processes share the work.
+
+# %%
+frame = grade_many(puzzles, workers=2)
+frame[["id", "family", "size", "givens", "solutions", "difficulty", "effort", "level"]].head()
+
+# %%
+summary = (
+    frame.groupby(["family", "level"])
+    .agg(
+        puzzles=("id", "size"),
+        difficulty=("difficulty", "median"),
+        effort=("effort", "median"),
+        seconds=("seconds", "mean"),
+    )
+    .round(3)
+)
+display(summary)
+
+# %% [markdown]
+# ## Difficulty and effort by level, technique usage
+
+# %%
+histograms = FIGURES / "difficulty_histograms.png"
+save_histograms(frame, histograms, title="Difficulty, effort and techniques per family")
+display(Image(filename=str(histograms)))
+
+# %%
+usage = pd.concat(
+    {
+        family: technique_usage(part).set_index("technique")
+        for family, part in frame.groupby("family")
+    },
+    names=["family"],
+)
+usage[usage["puzzles"] > 0].round(3)
+
+# %% [markdown]
+# ## Published levels against measured levels
+#
+# Binairo's sites publish a level per puzzle; each row of this table is one published level
+# and counts the levels the grader measured for those puzzles. A good rating puts the
+# published levels in the same order as the measured ones.
+
+# %%
+if published:
+    from matplotlib.figure import Figure
+
+    binairo = frame[frame["id"].isin(published.keys())].copy()
+    binairo["published"] = binairo["id"].map(published)
+    order = ["trivial", "easy", "normal", "hard", "expert", "extreme", "unsolved"]
+    table = pd.crosstab(binairo["published"], binairo["level"])
+    table = table[[c for c in order if c in table.columns]]
+    figure = Figure(figsize=(7, 0.45 * len(table) + 1.5), layout="constrained")
+    axes = figure.add_subplot()
+    axes.imshow(table.to_numpy(), cmap="Blues", aspect="auto")
+    axes.set_xticks(range(len(table.columns)), table.columns)
+    axes.set_yticks(range(len(table.index)), table.index)
+    for (i, j), value in pd.DataFrame(table.to_numpy()).stack().items():
+        axes.text(j, i, str(value), ha="center", va="center", fontsize=9)
+    axes.set_xlabel("measured level")
+    axes.set_title("Binairo: published level against measured level", loc="left")
+    show(figure, "published_vs_measured.png")
+    display(table)
+else:
+    print("no published levels here (../shared/data is not available)")

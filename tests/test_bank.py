@@ -1,0 +1,215 @@
+"""The puzzle bank: each puzzle once, queries by family/size/level/difficulty, exports for a
+daily puzzle site with a published flag."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+
+import pytest
+from puzzle_sets import unique_puzzle, write_jsonl
+from test_cli import run
+
+from conftest import EXAMPLES, make
+from grader import grade, load
+from grader.bank import Bank, canonical, parse_size
+from grader.errors import InputError, UsageError
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bank")
+    rng = random.Random(21)
+    tangos = [unique_puzzle("tango", 6, rng, signs=rng.randint(2, 8)) for _ in range(40)]
+    binairos = [unique_puzzle("binairo", 8, rng) for _ in range(6)]
+    several = {"family": "binairo", "grid": ["......"] * 6}  # many solutions: never stored
+    return {
+        "tango": write_jsonl(folder / "tango.jsonl", tangos),
+        "binairo": write_jsonl(folder / "binairo.jsonl", [*binairos, several]),
+        "tangos": tangos,
+    }
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory, sources):
+    tmp_path = tmp_path_factory.mktemp("filled")
+    path = tmp_path / "bank.db"
+    result = run(
+        "grader",
+        "batch",
+        str(sources["tango"]),
+        str(sources["binairo"]),
+        "-o",
+        str(tmp_path / "r.csv"),
+        "--bank",
+        str(path),
+        "--no-progress",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "46 added, 0 already there" in result.stderr
+    return path
+
+
+@pytest.fixture
+def bank(filled, tmp_path):
+    """A fresh copy of the filled bank for each test."""
+    path = tmp_path / "bank.db"
+    shutil.copyfile(filled, path)
+    return path
+
+
+def test_batch_stores_each_unique_puzzle_once(bank, sources, tmp_path):
+    again = run(
+        "grader",
+        "batch",
+        str(sources["tango"]),
+        "-o",
+        str(tmp_path / "again.csv"),
+        "--bank",
+        str(bank),
+        "--no-progress",
+    )
+    assert again.returncode == 0 and "0 added, 40 already there" in again.stderr
+    with Bank(bank) as store:
+        assert store.count() == 46
+        tangos = store.query(family="tango")
+    assert len(tangos) == 40
+    stored = {json.dumps(e.puzzle["grid"]) + json.dumps(e.puzzle["signs"]) for e in tangos}
+    given = {json.dumps(p["grid"]) + json.dumps(p["signs"]) for p in sources["tangos"]}
+    assert stored == given
+
+
+def test_grades_are_stored_with_each_puzzle(bank):
+    with Bank(bank) as store:
+        for entry in store.query(family="tango", limit=5):
+            result = grade(make(entry.puzzle))
+            assert entry.level == result.level
+            assert entry.difficulty == pytest.approx(result.difficulty)
+            assert entry.effort == pytest.approx(result.effort)
+            assert entry.size == "6x6" and entry.solved
+
+
+def test_signs_tell_tangos_apart_in_the_key():
+    first = load(str(EXAMPLES / "tango.json"))[0]
+    data = {**first.data, "signs": first.data["signs"][:-1]}
+    assert canonical(first) != canonical(make(data))
+    assert canonical(first) == canonical(make(dict(first.data)))
+
+
+def test_queries_filter_by_family_size_level_difficulty_and_published(bank):
+    with Bank(bank) as store:
+        every = store.query()
+        levels = {e.level for e in every if e.family == "tango"}
+        assert len(levels) >= 3
+        level = sorted(levels)[0]
+        picked = store.query(family="tango", size="6x6", level=level)
+        assert picked and all(e.level == level and e.family == "tango" for e in picked)
+        assert len(picked) == sum(1 for e in every if e.family == "tango" and e.level == level)
+        assert {e.family for e in store.query(size="8x8")} == {"binairo"}
+        assert store.query(size="9") == []
+        ranged = store.query(min_difficulty=2, max_difficulty=4)
+        assert ranged and all(2 <= e.difficulty <= 4 for e in ranged)
+        assert len(ranged) == sum(1 for e in every if 2 <= e.difficulty <= 4)
+        ordered = store.query(order="hardest")
+        assert [e.difficulty for e in ordered] == sorted(
+            (e.difficulty for e in every), reverse=True
+        )
+        assert store.query(published=True) == []
+        assert len(store.query(published=False)) == len(every)
+
+
+def test_export_hard_tangos_not_published_yet(bank, tmp_path):
+    with Bank(bank) as store:
+        hard = store.query(family="tango", level=["hard", "expert"], published=False)
+    assert len(hard) >= 4
+    first = tmp_path / "day1.jsonl"
+    args = ["--family", "tango", "--size", "6x6", "--level", "hard,expert", "--unpublished"]
+    result = run("grader", "bank", "export", str(bank), "-o", str(first), *args, "-n", "3")
+    assert result.returncode == 0, result.stderr
+    exported = load(str(first))
+    assert len(exported) == 3
+    for puzzle in exported:
+        assert grade(puzzle).level in ("hard", "expert")
+    # not marked: the same three come again
+    same = tmp_path / "same.jsonl"
+    run("grader", "bank", "export", str(bank), "-o", str(same), *args, "-n", "3")
+    assert same.read_text() == first.read_text()
+    # marked: the next export skips them
+    marked = tmp_path / "marked.jsonl"
+    result = run(
+        "grader",
+        "bank",
+        "export",
+        str(bank),
+        "-o",
+        str(marked),
+        *args,
+        "-n",
+        "3",
+        "--mark-published",
+    )
+    assert result.returncode == 0 and "marked published" in result.stderr
+    second = tmp_path / "day2.jsonl"
+    run("grader", "bank", "export", str(bank), "-o", str(second), *args, "-n", "3")
+    first_ids = {p.id for p in load(str(marked))}
+    assert not first_ids & {p.id for p in load(str(second))}
+    with Bank(bank) as store:
+        published = store.query(published=True)
+    assert {e.id for e in published} == first_ids
+    listing = run("grader", "bank", "list", str(bank), "--published")
+    assert listing.returncode == 0 and "3 of 46 puzzles" in listing.stdout
+
+
+def test_export_as_json_array_and_bad_requests(bank, tmp_path):
+    out = tmp_path / "all.json"
+    result = run("grader", "bank", "export", str(bank), "-o", str(out), "--family", "binairo")
+    assert result.returncode == 0
+    assert len(load(str(out))) == 6
+    result = run("grader", "bank", "export", str(bank), "-o", str(out), "--family", "binairo")
+    assert result.returncode == 2 and "already exists" in result.stderr
+    nothing = tmp_path / "none.jsonl"
+    result = run("grader", "bank", "export", str(bank), "-o", str(nothing), "--level", "nope")
+    assert result.returncode == 2 and "no stored puzzle" in result.stderr
+    assert not nothing.exists()
+    result = run("grader", "bank", "export", str(bank), "-o", str(tmp_path / "x.txt"))
+    assert result.returncode == 2 and "x.txt" in result.stderr
+
+
+def test_show_and_list(bank):
+    listing = run("grader", "bank", "list", str(bank), "--family", "binairo", "--json")
+    entries = [json.loads(line) for line in listing.stdout.splitlines()]
+    assert len(entries) == 6 and all(e["family"] == "binairo" for e in entries)
+    ref = entries[0]["ref"]
+    shown = run("grader", "bank", "show", str(bank), ref[:6])
+    assert shown.returncode == 0 and ref in shown.stdout and "level" in shown.stdout
+    missing = run("grader", "bank", "show", str(bank), "zzzz")
+    assert missing.returncode == 2 and "no puzzle" in missing.stderr
+
+
+def test_bad_bank_files_are_one_line(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database at all, just some text " * 20)
+    result = run("grader", "bank", "list", str(junk))
+    assert result.returncode == 2 and "junk.db" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    result = run("grader", "bank", "list", str(tmp_path / "absent.db"))
+    assert result.returncode == 2 and "no such puzzle bank" in result.stderr
+    assert not (tmp_path / "absent.db").exists()
+    with pytest.raises(InputError):
+        Bank(junk)
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES "
+        "('schema', '99');"
+    )
+    with pytest.raises(InputError, match="schema 99"):
+        Bank(other)
+
+
+def test_sizes_parse():
+    assert parse_size("6x6") == (6, 6) and parse_size("9") == (9, 9)
+    assert parse_size("4X7") == (4, 7)
+    with pytest.raises(UsageError):
+        parse_size("big")

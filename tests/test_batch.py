@@ -1,0 +1,200 @@
+"""Batches: one row per puzzle, the same on 1 or 2 workers (and on a Dask cluster), bad lines
+as rows with an error, outputs written whole, Ctrl-C leaves no output and --resume goes on."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
+from test_cli import run
+
+from conftest import EXAMPLES, make
+from grader import grade, load
+from grader.batch import COLUMNS, STEP_PREFIX, grade_many, journal_path, read_frame
+
+COMPARED = [c for c in COLUMNS if c != "seconds"]
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory):
+    rng = random.Random(11)
+    puzzles = [unique_puzzle("tango", 6, rng, signs=rng.randint(2, 8)) for _ in range(30)]
+    puzzles += [unique_puzzle("binairo", 6, rng) for _ in range(10)]
+    return write_jsonl(tmp_path_factory.mktemp("batch") / "collection.jsonl", puzzles)
+
+
+def test_rows_match_grading_each_puzzle(collection):
+    frame = grade_many([str(collection), str(EXAMPLES / "tango.json")])
+    puzzles = [*load(str(collection)), *load(str(EXAMPLES / "tango.json"))]
+    assert list(frame.columns[: len(COLUMNS)]) == list(COLUMNS)
+    assert len(frame) == len(puzzles)
+    for (_, row), puzzle in zip(frame.iterrows(), puzzles, strict=True):
+        report = grade(puzzle).to_dict()
+        assert row.id == puzzle.id and row.family == puzzle.family.name
+        assert (row.rows, row.cols) == tuple(report["size"]) and row["size"] == "6x6"
+        assert row.givens == report["givens"] and row.solutions == str(report["solutions"])
+        assert row.level == report["level"] and row.difficulty == report["difficulty"]
+        assert row.effort == pytest.approx(report["effort"])
+        assert row.steps == report["steps_count"]
+        counts = {c[len(STEP_PREFIX) :]: row[c] for c in frame.columns if c.startswith(STEP_PREFIX)}
+        assert {k: v for k, v in counts.items() if v} == {
+            name: int(entry["count"]) for name, entry in report["techniques"].items()
+        }
+        assert pd.isna(row.error)
+
+
+def test_two_workers_give_the_same_frame(collection):
+    one = grade_many(str(collection), workers=1)
+    two = grade_many(str(collection), workers=2, chunk_size=3)
+    pd.testing.assert_frame_equal(one.drop(columns="seconds"), two.drop(columns="seconds"))
+
+
+def test_bad_lines_become_rows_with_an_error(tmp_path):
+    good = json.loads((EXAMPLES / "tango.json").read_text())
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(
+        json.dumps(good) + "\n{not json\n" + json.dumps({**good, "grid": ["SS"]}) + "\n"
+    )
+    frame = grade_many(str(path))
+    assert len(frame) == 3
+    assert pd.isna(frame.loc[0, "error"]) and frame.loc[0, "solved"]
+    assert "not valid JSON" in frame.loc[1, "error"] and "mixed.jsonl:2" in frame.loc[1, "error"]
+    assert "grid" in frame.loc[2, "error"] and frame.loc[2, "family"] == "tango"
+    out = tmp_path / "out.csv"
+    result = run("grader", "batch", str(path), "-o", str(out), "--no-progress")
+    assert result.returncode == 2
+    assert "2 puzzle(s) could not be graded" in result.stderr
+    assert len(read_frame(out)) == 3
+
+
+def test_cli_writes_csv_and_parquet_and_refuses_to_overwrite(collection, tmp_path):
+    out = tmp_path / "results.csv"
+    result = run("grader", "batch", str(collection), "-o", str(out), "-w", "2")
+    assert result.returncode == 0, result.stderr
+    assert "graded 40 puzzle(s)" in result.stderr
+    frame = read_frame(out)
+    assert len(frame) == 40 and set(frame["family"]) == {"tango", "binairo"}
+    assert frame["solutions"].eq("1").all()
+    again = run("grader", "batch", str(collection), "-o", str(out))
+    assert again.returncode == 2 and "already exists" in again.stderr
+    pytest.importorskip("pyarrow")
+    parquet = tmp_path / "results.parquet"
+    result = run("grader", "batch", str(collection), "-o", str(parquet), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    back = pd.read_parquet(parquet)
+    pd.testing.assert_frame_equal(
+        back[COMPARED].astype(str), frame[COMPARED].astype(str), check_dtype=False
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv", "results.parquet"]
+
+
+def test_cli_bad_requests_are_one_line(tmp_path, collection):
+    cases = [
+        (["-o", str(tmp_path / "r.xlsx")], "unknown output format"),
+        (["-o", str(tmp_path / "r.csv"), "--workers", "0"], "--workers"),
+        (["-o", str(tmp_path / "missing" / "r.csv")], "does not exist"),
+    ]
+    for extra, words in cases:
+        result = run("grader", "batch", str(collection), *extra)
+        assert result.returncode == 2 and words in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+    result = run("grader", "batch", str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "r.csv"))
+    assert result.returncode == 2 and "nope.jsonl" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def interrupt_half_way(command, journal, cwd, at_rows):
+    """Start the batch in its own process group, wait for rows in the journal, press Ctrl-C."""
+    code = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *command],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if journal.exists() and len(journal.read_text().splitlines()) > at_rows:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the batch finished before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C: the whole foreground group
+    _, stderr = process.communicate(timeout=60)
+    return process.returncode, stderr
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_interrupted_batch_leaves_no_output_and_resumes(tmp_path, workers):
+    rng = random.Random(5)
+    puzzles = [random_puzzle("binairo", 6, rng, 0.45) for _ in range(300)]
+    source = write_jsonl(tmp_path / "many.jsonl", puzzles)
+    out = tmp_path / "results.csv"
+    journal = journal_path(out)
+    command = ["batch", str(source), "-o", str(out), "-w", workers, "--chunk-size", "4"]
+    code, stderr = interrupt_half_way(command, journal, tmp_path, at_rows=20)
+    assert code == 130, stderr
+    assert "--resume" in stderr and "Traceback" not in stderr
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([journal.name, "many.jsonl"])
+    done = len(journal.read_text().splitlines()) - 1
+    assert 20 <= done < 300
+
+    refused = run("grader", *command)
+    assert refused.returncode == 2 and "--resume" in refused.stderr
+
+    resumed = run("grader", *command, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "from the journal" in resumed.stderr
+    assert not journal.exists()
+    frame = read_frame(out)
+    assert len(frame) == 300
+    assert list(frame["id"]) == [f"many#{n}" for n in range(1, 301)]
+    sample = list(range(0, 300, 15))  # rows from the journal and from the resumed run
+    fresh = grade_many([puzzles[i] for i in sample])
+    assert list(frame["level"].iloc[sample]) == list(fresh["level"])
+    assert list(frame["effort"].iloc[sample]) == pytest.approx(list(fresh["effort"]))
+
+
+def test_resume_refuses_a_journal_of_other_settings(tmp_path, collection):
+    out = tmp_path / "r.csv"
+    journal = journal_path(out)
+    journal.write_text(json.dumps({"journal": 1, "settings": {"other": True}}) + "\n")
+    result = run("grader", "batch", str(collection), "-o", str(out), "--resume")
+    assert result.returncode == 2 and "other settings" in result.stderr
+    result = run("grader", "batch", str(collection), "-o", str(out), "--force", "--no-progress")
+    assert result.returncode == 0 and not journal.exists() and out.exists()
+
+
+def test_dask_local_cluster_gives_the_same_frame(collection, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local = grade_many(str(collection))
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = grade_many(str(collection), dask=cluster.scheduler_address)
+        out = tmp_path / "dask.csv"
+        result = run(
+            "grader", "batch", str(collection), "-o", str(out), "--dask", cluster.scheduler_address
+        )
+    pd.testing.assert_frame_equal(local.drop(columns="seconds"), remote.drop(columns="seconds"))
+    assert result.returncode == 0, result.stderr
+    assert len(read_frame(out)) == len(local)
+
+
+def test_puzzles_and_dicts_are_inputs_too():
+    puzzle = load(str(EXAMPLES / "tango.json"))[0]
+    data = json.loads((EXAMPLES / "binairo.json").read_text())
+    frame = grade_many([puzzle, data])
+    assert list(frame["family"]) == ["tango", "binairo"]
+    assert frame["solved"].all()
+    assert make(data).family.name == "binairo"

@@ -1,0 +1,74 @@
+"""The HTML trace in a real headless browser (Debian's Chromium; skipped when absent)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES
+from grader import grade, load
+from grader.html import trace_html
+from grader.render import HIGHLIGHT_COLOURS
+
+BROWSER = next(
+    (shutil.which(name) for name in ("chromium", "chromium-browser") if shutil.which(name)), None
+)
+pytestmark = pytest.mark.skipif(BROWSER is None, reason="chromium is not installed")
+
+
+def screenshot(page, tmp_path, width=900, height=9000) -> np.ndarray:
+    """The page as the browser draws it: an RGB array in 0..255."""
+    from matplotlib.image import imread
+
+    html = tmp_path / "trace.html"
+    html.write_text(page, encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    command = [
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--force-device-scale-factor=1",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        f"--window-size={width},{height}",
+        f"--screenshot={shot}",
+        html.as_uri(),
+    ]
+    subprocess.run(command, capture_output=True, timeout=120, check=False)
+    assert shot.exists(), "the browser wrote no screenshot"
+    return (imread(str(shot))[:, :, :3] * 255).round().astype(int)
+
+
+def rgb(colour: str) -> np.ndarray:
+    return np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+
+
+def pixels_of(image: np.ndarray, colour: str) -> int:
+    return int((np.abs(image - rgb(colour)).sum(axis=2) <= 6).sum())
+
+
+def board_outlines(image: np.ndarray, min_run: int = 150) -> int:
+    """Horizontal dark bands at least ``min_run`` pixels wide: a board's top and bottom edges."""
+    dark = (image.sum(axis=2) < 150).astype(np.int32)
+    sums = np.cumsum(np.pad(dark, ((0, 0), (1, 0))), axis=1)
+    rows = ((sums[:, min_run:] - sums[:, :-min_run]) == min_run).any(axis=1)
+    starts = rows & ~np.concatenate(([False], rows[:-1]))
+    return int(starts.sum())
+
+
+def test_browser_draws_every_board_of_the_trace(tmp_path):
+    result = grade(load(str(EXAMPLES / "binairo.json"))[0])
+    boards = len(result.steps) + 2  # start, each step, end
+    image = screenshot(trace_html([result]), tmp_path, height=400 * boards + 1200)
+    assert board_outlines(image) == 2 * boards
+    cell = 40
+    for role in ("changed", "used", "unit"):
+        # every step board has a concluded cell; the others appear in most steps
+        assert pixels_of(image, HIGHLIGHT_COLOURS[role]) > cell * cell, role
+    changed_cells = pixels_of(image, HIGHLIGHT_COLOURS["changed"]) / (cell - 2) ** 2
+    assert changed_cells >= len(result.steps)

@@ -1,0 +1,61 @@
+"""Step evidence as variables: what pictures and the HTML trace highlight."""
+
+from __future__ import annotations
+
+from conftest import EXAMPLES
+from grader import grade, load
+from grader.evidence import constraints_by_label, default_evidence
+
+
+def tango_grade():
+    return grade(load(str(EXAMPLES / "tango.json"))[0])
+
+
+def test_pair_step_uses_its_two_cells_and_its_line():
+    result = tango_grade()
+    model = result.puzzle.model
+    by_name = {t.name: t for t in result.techniques}
+    pair = next(s for s in result.steps if s.technique == "pair")
+    evidence = by_name["pair"].evidence(pair, model)
+    assert evidence.used == set(pair.data["cells"])
+    line = next(c for c in model.constraints if c.label == pair.data["unit"])
+    assert evidence.units == set(line.vars)
+    assert evidence.changed == {v for v, _ in pair.placements}
+
+
+def test_every_step_of_a_solve_has_evidence_and_changes():
+    result = tango_grade()
+    model = result.puzzle.model
+    by_name = {t.name: t for t in result.techniques}
+    for step in result.steps:
+        evidence = by_name[step.technique].evidence(step, model)
+        assert evidence.changed, step
+        assert evidence.used | evidence.units, step
+
+
+def test_sign_step_uses_its_partner_cell():
+    result = tango_grade()
+    sign = next(s for s in result.steps if s.technique == "sign")
+    evidence = default_evidence(sign, result.puzzle.model)
+    assert sign.data["other"] in evidence.used
+    assert len(evidence.units) == 2  # the two cells of the sign
+
+
+def test_labels_resolve_to_constraint_variables():
+    model = load(str(EXAMPLES / "tango.json"))[0].model
+    labels = constraints_by_label(model)
+    assert labels["row 1"] == tuple(range(6))
+    assert labels["column 2"] == tuple(range(1, 36, 6))
+
+
+def test_a_lookahead_uses_its_assumption_and_the_cells_of_its_chain():
+    from test_render import EXPERT_BINAIRO
+
+    from conftest import make
+
+    result = grade(make(EXPERT_BINAIRO))
+    step = next(s for s in result.steps if s.technique == "lookahead-1")
+    evidence = default_evidence(step, result.puzzle.model)
+    chained = set().union(*(s.changed_vars() for s in step.data["chain"]))
+    assert step.data["assume"][0] in evidence.used
+    assert chained and chained <= evidence.used
