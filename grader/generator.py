@@ -46,7 +46,8 @@ class Request:
     extra_share: float = 0.5
     """Share of revealed hints taken from the family's other hints (signs, clues)."""
     reduce: bool = True
-    max_attempts: int = 200
+    max_attempts: int = 300
+    """Tries per puzzle before the run stops."""
     costs: Costs | None = None
     timeout: float | None = None
 
@@ -111,46 +112,42 @@ class Generator:
         )
         self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
         self.attempts = 0
+        self.gave_up: str | None = None
 
     # -- the batch ----------------------------------------------------------------------------
 
     def puzzles(self, on_attempt: Callable[[int], None] | None = None) -> Iterator[Generated]:
-        """Yield ``count`` distinct puzzles (fewer if attempts or time run out)."""
+        """Yield ``count`` distinct puzzles; stop early when time runs out or a puzzle cannot
+        be made in ``max_attempts`` tries (``self.gave_up`` then says why)."""
         seen: set[str] = set()
-        made = 0
-        index = 0
-        while made < self.request.count:
-            if self._out_of_time():
-                return
+        request = self.request
+        for index in range(request.count):
             found = None
-            for attempt in range(self.request.max_attempts):
+            for attempt in range(request.max_attempts):
                 if self._out_of_time():
+                    self.gave_up = f"the time limit of {request.timeout} s was reached"
                     return
                 self.attempts += 1
                 if on_attempt is not None:
                     on_attempt(self.attempts)
-                rng = random.Random(f"{self.request.seed}:{index}:{attempt}")
+                rng = random.Random(f"{request.seed}:{index}:{attempt}")
                 started = time.monotonic()
-                found = self.attempt(rng)
-                if found is None:
+                candidate = self.attempt(rng)
+                if candidate is None or candidate.key in seen:
                     continue
-                if found.key in seen:
-                    found = None
-                    continue
-                found.attempts = attempt + 1
-                found.seconds = time.monotonic() - started
+                candidate.attempts = attempt + 1
+                candidate.seconds = time.monotonic() - started
+                found = candidate
                 break
-            index += 1
             if found is None:
-                if index > self.request.count * 4:
-                    return
-                continue
+                self.gave_up = (
+                    f"no {request.level} puzzle found in {request.max_attempts} attempts "
+                    "(the level may be out of reach at this size)"
+                )
+                return
             seen.add(found.key)
-            made += 1
-            request = self.request
-            found.data["id"] = (
-                f"{self.family.name}-{self._size_text()}-{request.level}-s{request.seed}-{made}"
-            )
+            name = f"{self.family.name}-{self._size_text()}-{request.level}"
+            found.data["id"] = f"{name}-s{request.seed}-{index + 1}"
             yield found
 
     def _size_text(self) -> str:
