@@ -203,7 +203,7 @@ class Engine:
             )
         if problem is not None:
             return Run(steps, state, "contradiction", problem, time.monotonic() - started)
-        open_count = sum(1 for mask in state if not is_single(mask))
+        open_count = sum(1 for mask in state if mask & (mask - 1))
         ctx = Context(model, state, self)
         status = "solved" if open_count == 0 else "stuck"
         try:
@@ -216,6 +216,7 @@ class Engine:
                 if not wave:
                     status = "stuck"
                     break
+                ctx.memo.clear()
                 for found in wave:
                     step = effective(found, state)
                     if step is None:

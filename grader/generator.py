@@ -316,7 +316,7 @@ class DeducibleHints(Hints):
         cells = [v for v, m in enumerate(self.givens) if is_single(m)]
         self.rng.shuffle(cells)
         engine = self.gen._engine(self.model, self.gen.target.cap)
-        size = max(16, int(2 * len(cells) ** 0.5))
+        size = 12  # measured: 8-16 costs least at 30x30 to 50x50
         for start in range(0, len(cells), size):
             batch = cells[start : start + size]
             base = list(self.givens)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from grader.evidence import Evidence, default_evidence
@@ -35,6 +35,9 @@ class Context:
     model: Model
     state: State
     engine: Engine
+    memo: dict[Any, Any] = field(default_factory=dict)
+    """Views of the current state shared by the techniques of one scan (cleared when the
+    state changes), e.g. a line's cells as bitsets."""
 
     @property
     def solution(self) -> list[int] | None:

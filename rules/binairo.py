@@ -25,7 +25,14 @@ from grader.symmetry import board_transforms, transformed_rows
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
 from rules.binary_fill import random_grid
-from rules.binary_lines import DECIDED, BalancedLine, is_balanced
+from rules.binary_lines import (
+    DECIDED,
+    BalancedLine,
+    every_cell,
+    is_balanced,
+    line_bits,
+    positions,
+)
 
 MAX_SIDE = 200
 
@@ -59,20 +66,21 @@ class Pair(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        values = line_values(ctx.state, constraint)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return
         cells = constraint.vars
-        for i in range(len(values) - 1):
-            x = values[i]
-            if x < 0 or values[i + 1] != x:
+        for x, bits in ((0, zeros), (1, ones)):
+            both = bits & (bits >> 8)  # cells i and i+1 hold x
+            if not both:
                 continue
-            for target in (i - 1, i + 2):
-                if 0 <= target < len(values) and values[target] < 0:
-                    yield self.make(
-                        placements=[(cells[target], 1 - x)],
-                        unit=constraint.label,
-                        cells=(cells[i], cells[i + 1]),
-                        value=x,
-                    )
+            after = [(i + 2, i, i + 1) for i in positions(both & (empty >> 16))]
+            before = [(i, i + 1, i + 2) for i in positions(empty & (both >> 8))]
+            for target, a, b in sorted(after + before):  # in reading order
+                yield self._step(constraint, cells[target], cells[a], cells[b], x)
+
+    def _step(self, line: Line, target: int, a: int, b: int, x: int) -> Step:
+        return self.make(placements=[(target, 1 - x)], unit=line.label, cells=(a, b), value=x)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         a, b = step.data["cells"]
@@ -91,11 +99,12 @@ class Sandwich(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        values = line_values(ctx.state, constraint)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return
         cells = constraint.vars
-        for i in range(len(values) - 2):
-            x = values[i]
-            if x >= 0 and values[i + 2] == x and values[i + 1] < 0:
+        for x, bits in ((0, zeros), (1, ones)):
+            for i in positions(bits & (bits >> 16) & (empty >> 8)):
                 yield self.make(
                     placements=[(cells[i + 1], 1 - x)],
                     unit=constraint.label,
@@ -119,15 +128,14 @@ class CountCompletion(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        values = line_values(ctx.state, constraint)
-        quota = constraint.rule.quota  # type: ignore[attr-defined]
-        open_cells = [v for v, x in zip(constraint.vars, values, strict=True) if x < 0]
-        if not open_cells:
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
             return
-        for x in (0, 1):
-            if values.count(x) == quota:
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        for x, bits in ((0, zeros), (1, ones)):
+            if bits.bit_count() == quota:
                 yield self.make(
-                    placements=[(v, 1 - x) for v in open_cells],
+                    placements=[(constraint.vars[i], 1 - x) for i in positions(empty)],
                     unit=constraint.label,
                     value=x,
                     count=quota,
@@ -150,21 +158,20 @@ class Window(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        values = line_values(ctx.state, constraint)
+        zeros, ones, empty = line_bits(ctx, constraint)
         quota = constraint.rule.quota  # type: ignore[attr-defined]
         cells = constraint.vars
-        for a in (0, 1):
-            b = 1 - a
-            if values.count(a) != quota - 1 or values.count(b) > quota - 2:
+        starts = every_cell(len(cells) - 2)
+        open_in_window = empty + (empty >> 8) + (empty >> 16)
+        for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
+            if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
                 continue
-            for i in range(len(values) - 2):
-                window = values[i : i + 3]
-                if a in window or window.count(-1) < 2:
-                    continue
-                outside = [cells[j] for j, x in enumerate(values) if x < 0 and not i <= j < i + 3]
+            holds_a = mine | (mine >> 8) | (mine >> 16)
+            for i in positions((open_in_window >> 1) & starts & ~holds_a):  # >= 2 open, no A
+                outside = empty & ~(0x010101 << (8 * i))
                 if outside:
                     yield self.make(
-                        placements=[(v, b) for v in outside],
+                        placements=[(cells[j], 1 - a) for j in positions(outside)],
                         unit=constraint.label,
                         value=a,
                         window=tuple(cells[i : i + 3]),
@@ -455,7 +462,8 @@ def unruly_id(model: Model, state: State) -> str:
 
 BINAIRO_SYMBOLS = {"0": 0, "1": 1}
 SMALL = 16
-"""Up to this side, random solutions come from the generic search (it honours distinct lines)."""
+"""Up to this side, random solutions come from the generic search (it honours distinct lines,
+and row sampling there gives few grids that need the hard techniques: measured at 8x8)."""
 
 
 def binary_key(

@@ -20,6 +20,45 @@ if TYPE_CHECKING:
 DECIDED = (-2, 0, 1, -1)
 """A binary cell's mask (0b00, 0b01, 0b10, 0b11) → its value, -1 when open, -2 when empty."""
 
+_MASKS = bytes(range(4))
+_ZEROS = bytes.maketrans(_MASKS, bytes((0, 1, 0, 0)))
+_ONES = bytes.maketrans(_MASKS, bytes((0, 0, 1, 0)))
+_OPEN = bytes.maketrans(_MASKS, bytes((0, 0, 0, 1)))
+STRIDE = 8
+"""Line bitsets keep cell i at bit ``8 * i``, so sums of up to 255 shifted copies never carry."""
+
+
+def line_bits(ctx, line) -> tuple[int, int, int]:
+    """Cells of a binary line as bitsets (cell i at bit 8i): decided 0s, decided 1s, open.
+
+    Remembered in ``ctx.memo`` until the state changes, as several techniques read each line.
+    """
+    key = ("bits", id(line))
+    bits = ctx.memo.get(key)
+    if bits is None:
+        raw = bytes(line.read(ctx.state))
+        bits = ctx.memo[key] = (
+            int.from_bytes(raw.translate(_ZEROS), "little"),
+            int.from_bytes(raw.translate(_ONES), "little"),
+            int.from_bytes(raw.translate(_OPEN), "little"),
+        )
+    return bits
+
+
+def positions(bits: int) -> list[int]:
+    """Cell indices set in a line bitset."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append((low.bit_length() - 1) >> 3)
+        bits ^= low
+    return out
+
+
+def every_cell(count: int) -> int:
+    """A line bitset with cells ``0 .. count - 1`` set."""
+    return int.from_bytes(bytes([1]) * count, "little") if count > 0 else 0
+
 
 class BalancedLine(LineRule):
     """Balanced, at most two equal in a row, and signs between neighbours (``=``/``x``)."""

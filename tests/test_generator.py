@@ -16,23 +16,25 @@ from grader.loading import puzzle_from_dict
 
 LEVELS = ("trivial", "easy", "normal", "hard", "expert")
 
-CASES = [
-    ("tango", (6, 6), {}, level) for level in LEVELS
-] + [
-    ("binairo", (6, 6), {}, level) for level in ("trivial", "easy", "normal")
-] + [
-    ("binairo", (8, 8), {}, "hard"),
-    ("binairo", (6, 6), {"unique_lines": True}, "easy"),
-    ("binairo", (8, 8), {"unique_lines": True}, "normal"),
-    ("binairo", (10, 12), {}, "normal"),
-]
+CASES = (
+    [("tango", (6, 6), {}, level) for level in LEVELS]
+    + [("binairo", (6, 6), {}, level) for level in ("trivial", "easy", "normal")]
+    + [
+        ("binairo", (8, 8), {}, "hard"),
+        ("binairo", (6, 6), {"unique_lines": True}, "easy"),
+        ("binairo", (8, 8), {"unique_lines": True}, "normal"),
+        ("binairo", (10, 12), {}, "normal"),
+    ]
+)
 
 
 def check_generated(family, level, found, options):
     puzzle = puzzle_from_dict(found.data, "generated", found.data["id"])
     count, solutions = count_solutions(puzzle.model, puzzle.givens, 2)
     assert count == 1
-    assert puzzle.model.rows * puzzle.model.cols > 64 or count_plain(puzzle.model, puzzle.givens) == 1
+    assert (
+        puzzle.model.rows * puzzle.model.cols > 64 or count_plain(puzzle.model, puzzle.givens) == 1
+    )
     assert puzzle.solution == solutions[0]  # the file's solution is the one
     levels = puzzle.family.levels
     cap = choose(puzzle.family, puzzle.model, level)
@@ -86,11 +88,17 @@ def test_canonical_key_is_the_same_for_symmetric_copies():
     found = next(generate(Request("tango", (6, 6), "hard", seed=8)))
     data = found.data
     rows = data["grid"]
-    flipped = {**data, "grid": [row[::-1] for row in rows],
-               "signs": [[r1, 5 - c1, r2, 5 - c2, s] for r1, c1, r2, c2, s in data["signs"]]}
+    flipped = {
+        **data,
+        "grid": [row[::-1] for row in rows],
+        "signs": [[r1, 5 - c1, r2, 5 - c2, s] for r1, c1, r2, c2, s in data["signs"]],
+    }
     swapped = {**data, "grid": [row.translate(str.maketrans("SM", "MS")) for row in rows]}
-    turned = {**data, "grid": ["".join(rows[r][c] for r in range(6)) for c in range(6)],
-              "signs": [[c1, r1, c2, r2, s] for r1, c1, r2, c2, s in data["signs"]]}
+    turned = {
+        **data,
+        "grid": ["".join(rows[r][c] for r in range(6)) for c in range(6)],
+        "signs": [[c1, r1, c2, r2, s] for r1, c1, r2, c2, s in data["signs"]],
+    }
     keys = set()
     for variant in (data, flipped, swapped, turned):
         variant = {k: v for k, v in variant.items() if k != "solution"}
