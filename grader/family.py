@@ -123,6 +123,11 @@ class Family:
                 board.candidates[cell] = "".join(model.symbol(v) for v in values_of(mask))
         return board
 
+    def start_state(self, model: Model, givens: State) -> State:
+        """The candidates a solver of a file with these givens starts from (the givens
+        themselves, unless the family's convention crosses something out first)."""
+        return givens
+
     def count_givens(self, puzzle: Puzzle) -> int:
         return sum(1 for m in puzzle.givens if m and m & (m - 1) == 0)
 

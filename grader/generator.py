@@ -59,6 +59,8 @@ class Target:
     cap: list[Technique]
     below: list[Technique] | None
     min_difficulty: float | None = None
+    max_difficulty: float | None = None
+    """A band of hardest-step costs (for families rated on a numeric scale)."""
 
 
 @dataclass
@@ -173,13 +175,19 @@ class Generator:
         if self.request.reduce:
             hints.reduce()
         model, givens = hints.model, hints.givens
-        run = self._engine(model, self.target.cap).run(givens)
+        start = family.start_state(model, givens)  # where a solver of the file starts
+        run = self._engine(model, self.target.cap).run(start)
         if self.request.mode == "deducible" and not run.solved:
             return None
-        if not self._meets_floor(model, givens, run):
+        if not self._meets_floor(model, start, run):
             return None
-        unique_mode = self.request.mode == "unique"
-        level = self._level_of(model, run) if unique_mode else self.request.level
+        if self.request.mode == "unique":
+            level = self._level_of(model, run)
+        elif self.request.level in self.family.levels:
+            level = self.request.level
+        else:  # a band of a numeric scale: the level its hardest step falls in
+            hardest = max((s.cost for s in run.steps), default=0.0)
+            level = self.family.level_of_cost(hardest) or self.request.level
         return self._result(model, givens, solution, run, level)
 
     def _engine(self, model: Model, techniques: Sequence[Technique]) -> Engine:
@@ -187,10 +195,13 @@ class Generator:
 
     def _meets_floor(self, model: Model, givens: State, run: Run) -> bool:
         target = self.target
-        if target.min_difficulty is not None:
-            hardest = max((s.cost for s in run.steps), default=0.0)
-            if not run.solved or hardest < target.min_difficulty:
-                return False
+        hardest = max((s.cost for s in run.steps), default=0.0)
+        if target.min_difficulty is not None and (
+            not run.solved or hardest < target.min_difficulty - 1e-9
+        ):
+            return False
+        if target.max_difficulty is not None and hardest > target.max_difficulty + 1e-9:
+            return False
         if target.below is None:
             return True
         return not self._engine(model, target.below).run(givens).solved

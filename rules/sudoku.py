@@ -18,8 +18,10 @@ from pydantic import BaseModel, Field
 
 from grader.board import Board
 from grader.constraints import AllDifferent
+from grader.costs import choose
 from grader.errors import FieldProblem
 from grader.family import Family, TechniqueSpec, require
+from grader.generator import Target
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.techniques.chains import ChainTechnique
 from grader.techniques.fish import Fish
@@ -282,7 +284,7 @@ class Sudoku(Family):
         n = grid_side(spec)
         box = box_shape(n, spec.box)
         model = self.empty_model((n, n), {"box": list(box)})
-        givens = crossed_out(model, clue_state(model, spec.grid))
+        givens = self.start_state(model, clue_state(model, spec.grid))
         solution = None
         if spec.solution is not None:
             parsed = parse_values(spec.solution, n, "solution")
@@ -319,6 +321,9 @@ class Sudoku(Family):
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
         return sudoku_table(model.rows)
 
+    def start_state(self, model: Model, givens: State) -> State:
+        return crossed_out(model, givens)
+
     def count_givens(self, puzzle: Any) -> int:
         grid = puzzle.data.get("grid")
         if isinstance(grid, list):
@@ -349,6 +354,14 @@ class Sudoku(Family):
 
     def random_solution(self, model: Model, rng: Any) -> list[int]:
         return random_grid(model, rng)
+
+    def generation_target(self, model: Model, level: str, costs: Any) -> Target:
+        """A named level or an SE band (``"4.0-5.0"``): the techniques rated up to the band's
+        top may be used, and the hardest step must land inside the band."""
+        low, high = se_band(level)
+        cap = [t for t in choose(self, model, None, costs) if t.cost <= high + 1e-9]
+        require(bool(cap), "level", f"no technique is rated within {level!r}")
+        return Target(cap, None, min_difficulty=low, max_difficulty=high)
 
     def canonical_key(self, model: Model, state: State) -> str:
         return canonical_key(model, state)

@@ -206,3 +206,25 @@ def test_basic_techniques_match_sudoku_explainer_on_shared_puzzles():
         report = grade(load(row["puzzle"])[0]).to_dict()
         assert report["er"] == float(row["se_rating"]), row["puzzle"]
         assert report["ed"] == float(row["se_diamond"])
+
+
+def test_generation_in_an_se_band_lands_in_the_band():
+    from grader.generator import Request, generate
+    from grader.loading import puzzle_from_dict
+
+    found = next(generate(Request("sudoku", (9, 9), "2.6-3.4", seed=1)))
+    puzzle = puzzle_from_dict(found.data, "generated", "x")
+    assert count_solutions(puzzle.model, puzzle.givens, 2)[0] == 1
+    result = grade(puzzle)
+    assert 2.6 <= result.difficulty <= 3.4
+    assert result.level == found.level == "normal"
+
+
+def test_a_16x16_is_generated_unique_at_its_level():
+    from grader.generator import Request, generate
+    from grader.loading import puzzle_from_dict
+
+    found = next(generate(Request("sudoku", (16, 16), "trivial", seed=2, reduce=False)))
+    puzzle = puzzle_from_dict(found.data, "generated", "x")
+    assert count_solutions(puzzle.model, puzzle.givens, 2)[0] == 1
+    assert grade(puzzle).level == "trivial"

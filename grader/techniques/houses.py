@@ -9,9 +9,11 @@ the eliminations of the placed value from the peers, as a player crossing it out
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import reduce
 from itertools import combinations
+from operator import itemgetter, or_
 
 from grader.constraints import AllDifferent, Constraint
 from grader.explain import Explainer
@@ -36,15 +38,16 @@ class Houses:
     crossings: tuple[tuple[int, int, tuple[int, ...]], ...]
     """Pairs (box, line, shared cells) of a box and a line sharing at least two cells."""
     values: int
+    read_peers: tuple[Callable[[State], tuple[int, ...]], ...]
+    """Per cell, a C-level getter of its peers' masks."""
 
     def peers_hold(self, state: State, var: int, value: int) -> bool:
         """Whether a peer of ``var`` still has ``value`` as a candidate."""
-        bit = 1 << value
-        return any(state[p] & bit for p in self.peers[var])
+        return bool(reduce(or_, self.read_peers[var](state), 0) >> value & 1)
 
     def placed(self, state: State, var: int) -> bool:
         mask = state[var]
-        return is_single(mask) and not any(state[p] & mask for p in self.peers[var])
+        return not mask & (mask - 1) and not reduce(or_, self.read_peers[var](state), 0) & mask
 
     def placement(self, state: State, var: int, value: int) -> tuple[list, list]:
         """A placement with the peer eliminations it implies."""
@@ -114,9 +117,16 @@ def houses_of(model: Model) -> Houses:
         peers=tuple(peers),
         crossings=tuple(crossings),
         values=values,
+        read_peers=tuple(_reader(p) for p in peers),
     )
     model.memo["houses"] = result
     return result
+
+
+def _reader(cells: tuple[int, ...]) -> Callable[[State], tuple[int, ...]]:
+    if len(cells) >= 2:
+        return itemgetter(*cells)
+    return lambda state: tuple(state[v] for v in cells)
 
 
 class HouseTechnique(Technique):
@@ -251,10 +261,12 @@ def locked_candidates(
         if not houses.covering[source]:
             continue
         shared_set = set(shared)
-        for value in values_of(houses.values):
+        inside = reduce(or_, [state[v] for v in shared], 0)
+        outside = reduce(or_, [state[v] for v in houses.cells[source] if v not in shared_set], 0)
+        for value in values_of(inside & ~outside):  # the values whose places all lie inside
             bit = 1 << value
-            places = [v for v in houses.cells[source] if state[v] & bit]
-            if len(places) < 2 or any(v not in shared_set for v in places):
+            places = [v for v in shared if state[v] & bit]
+            if len(places) < 2:
                 continue
             if any(is_single(state[v]) and not houses.peers_hold(state, v, value) for v in places):
                 continue

@@ -1,0 +1,211 @@
+"""The bad-input corpus: every case gets one line naming the file, the field and the problem,
+exit code 2 and no traceback, whatever the family or command.
+
+The commands run in-process (the same ``_main`` the console scripts call) to keep the corpus
+quick; ``test_cli.py`` runs the real scripts in subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from conftest import EXAMPLES
+from grader.cli import grade_main, grader_main
+
+BLANK6 = ["......"] * 6
+
+
+def binairo(**fields) -> str:
+    return json.dumps({"family": "binairo", "grid": BLANK6, **fields})
+
+
+def tango(**fields) -> str:
+    return json.dumps({"family": "tango", "grid": BLANK6, **fields})
+
+
+def sudoku(**fields) -> str:
+    return json.dumps({"family": "sudoku", "grid": ["." * 9] * 9, **fields})
+
+
+# name → (file content, words the one line must hold besides the file's path)
+FILES: dict[str, tuple[str | bytes, str]] = {
+    # any family
+    "empty.json": ("", "is empty"),
+    "blank.json": ("   \n\n  ", "is empty"),
+    "garbage.json": (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "not a text file"),
+    "broken.json": ('{"family": "binairo", "grid": [', "is not valid JSON"),
+    "null.json": ("null", "expected a JSON object"),
+    "number.json": ("42", "expected a JSON object"),
+    "array-of-numbers.json": ("[1, 2, 3]", "expected a JSON object"),
+    "no-family.json": ('{"grid": ["01", "10"]}', "family: is missing"),
+    "family-number.json": ('{"family": 7, "grid": ["01", "10"]}', "family"),
+    "unknown-family.json": ('{"family": "kakuro", "grid": ["01"]}', "unknown family 'kakuro'"),
+    "unknown-field.json": (binairo(colour="red"), "colour: is not a known field"),
+    "text.txt": ("hello world", "neither JSON nor a puzzle ID"),
+    "many-bad-line.jsonl": (binairo() + "\n" + "{oops\n", ".jsonl:2: is not valid JSON"),
+    "many-bad-puzzle.jsonl": (binairo() + "\n" + binairo(grid=["0"]) + "\n", ".jsonl:2: size"),
+    # binairo
+    "binairo-grid-number.json": ('{"family": "binairo", "grid": 5}', "grid"),
+    "binairo-row-number.json": ('{"family": "binairo", "grid": [101, 10]}', "grid"),
+    "binairo-ragged.json": (binairo(grid=["......", ".....", *BLANK6[2:]]), "row 2 has 5 cells"),
+    "binairo-symbol.json": (binairo(grid=["..2...", *BLANK6[1:]]), "unknown symbol '2'"),
+    "binairo-odd.json": (binairo(grid=["....."] * 5), "odd"),
+    "binairo-too-large.json": (binairo(grid=["." * 202] * 202), "limit"),
+    "binairo-no-rows.json": (binairo(grid=[]), "grid"),
+    "binairo-rules-type.json": (binairo(rules={"unique_lines": "often"}), "unique_lines"),
+    "binairo-rules-unknown.json": (binairo(rules={"no_triples": True}), "no_triples"),
+    "binairo-solution-short.json": (binairo(solution=["010101"]), "solution"),
+    "binairo-solution-open.json": (binairo(solution=["......"] * 6), "solution"),
+    "binairo-size-mismatch.json": (binairo(size=[8, 8]), "size"),
+    "unruly-odd.txt": ("5x5:aaaa", "Unruly"),
+    "unruly-chars.txt": ("6x6:!!!!", "neither JSON nor a puzzle ID"),
+    "unruly-long.txt": ("6x6:" + "B" * 60, "Unruly"),
+    # tango
+    "tango-symbol.json": (tango(grid=["0.....", *BLANK6[1:]]), "unknown symbol '0'"),
+    "tango-sign-outside.json": (tango(signs=[[5, 5, 5, 6, "="]]), "outside the grid"),
+    "tango-sign-far.json": (tango(signs=[[0, 0, 2, 0, "x"]]), "not neighbours"),
+    "tango-sign-kind.json": (tango(signs=[[0, 0, 0, 1, "+"]]), "signs[0][4]"),
+    "tango-sign-arity.json": (tango(signs=[[0, 0, 0, "="]]), "signs[0]"),
+    "tango-sign-twice.json": (
+        tango(signs=[[0, 0, 0, 1, "="], [0, 1, 0, 0, "x"]]),
+        "a second sign between the same two cells",
+    ),
+    "tango-sign-negative.json": (tango(signs=[[-1, 0, 0, 0, "="]]), "outside the grid"),
+    "tango-signs-type.json": (tango(signs="all equal"), "signs"),
+    "tango-odd.json": (tango(grid=["....."] * 5), "odd"),
+    # sudoku
+    "sudoku-short-line.txt": ("." * 80, "80"),
+    "sudoku-symbol.txt": ("x" + "." * 80, "x"),
+    "sudoku-out-of-range.json": (sudoku(grid=["0" * 4, "5...", "....", "...."]), "5"),
+    "sudoku-ragged.json": (sudoku(grid=["." * 9] * 8 + ["." * 8]), "row 9"),
+    "sudoku-box.json": (sudoku(box=[2, 4]), "box"),
+    "sudoku-box-type.json": (sudoku(box="big"), "box"),
+    "sudoku-prime.json": (sudoku(grid=["." * 7] * 7), "box"),
+    "sudoku-too-large.json": (sudoku(grid=["." * 36] * 36), "larger than 25"),
+    "sudoku-not-square.json": (sudoku(grid=["." * 9] * 6), "grid"),
+    "sudoku-solo-bad.txt": ("3x3:zz!!", "neither JSON nor a puzzle ID"),
+    "sudoku-solution.json": (sudoku(solution=["1" * 9]), "solution"),
+}
+
+
+def invoke(main, args: list[str], capsys, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["grade", *args])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    captured = capsys.readouterr()
+    return stop.value.code, captured.out, captured.err
+
+
+def assert_one_line(code: int, err: str, *words: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: "), err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_bad_file_is_one_line_naming_file_and_field(name, tmp_path, capsys, monkeypatch):
+    content, words = FILES[name]
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    code, out, err = invoke(grade_main, [str(path)], capsys, monkeypatch)
+    assert_one_line(code, err, str(path), words)
+    assert out == ""
+
+
+@pytest.mark.parametrize("command", ["grade", "solve", "hint", "canon", "render"])
+def test_every_file_command_refuses_a_directory_and_a_missing_file(
+    command, tmp_path, capsys, monkeypatch
+):
+    for target, words in ((tmp_path, "is a directory"), (tmp_path / "no.json", "no such file")):
+        args = [command, str(target)]
+        if command == "render":
+            args += ["-o", str(tmp_path / "out.svg")]
+        code, _, err = invoke(grader_main, args, capsys, monkeypatch)
+        assert_one_line(code, err, str(target), words)
+
+
+TANGO = str(EXAMPLES / "tango.json")
+
+# grader arguments → words of the one line
+REQUESTS: dict[str, tuple[list[str], str]] = {
+    "generate-odd-binairo": (["generate", "binairo", "--size", "7x7"], "odd"),
+    "generate-unknown-level": (["generate", "tango", "--level", "fiendish"], "fiendish"),
+    "generate-unknown-family": (["generate", "kakuro"], "kakuro"),
+    "generate-count-zero": (["generate", "tango", "--count", "0"], "--count"),
+    "generate-size-text": (["generate", "binairo", "--size", "8by8"], "size"),
+    "generate-size-huge": (["generate", "binairo", "--size", "400x400"], "limit"),
+    "generate-mode": (["generate", "tango", "--mode", "lucky"], "mode"),
+    "generate-share": (["generate", "tango", "--sign-share", "1.5"], "--sign-share"),
+    "generate-sudoku-band": (["generate", "sudoku", "--level", "5.0-4.0"], "empty"),
+    "generate-sudoku-shape": (["generate", "sudoku", "--size", "9x6"], "square"),
+    "generate-option": (["generate", "binairo", "--option", "unique_lines"], "--option"),
+    "grade-unknown-technique": (["grade", "--techniques", "teleport", TANGO], "teleport"),
+    "grade-timeout-negative": (["grade", "--timeout", "-1", TANGO], "--timeout"),
+    "schema-unknown-family": (["schema", "kakuro"], "kakuro"),
+    "techniques-unknown-family": (["techniques", "kakuro"], "kakuro"),
+    "no-command": (["frobnicate"], "frobnicate"),
+    "render-bad-step": (["render", TANGO, "--step", "999", "-o", "{tmp}/x.svg"], "step"),
+    "render-bad-format": (["render", TANGO, "-o", "{tmp}/x.docx"], "docx"),
+    "generate-output-dir-missing": (
+        ["generate", "tango", "-o", "{tmp}/missing/dir/out.jsonl"],
+        "missing",
+    ),
+    "batch-output-dir-missing": (["batch", TANGO, "-o", "{tmp}/missing/out.csv"], "missing"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REQUESTS))
+def test_bad_request_is_one_line(name, tmp_path, capsys, monkeypatch):
+    args, words = REQUESTS[name]
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code, _, err = invoke(grader_main, args, capsys, monkeypatch)
+    assert_one_line(code, err, words)
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("[binairo\npair = 1", "costs"),
+        ("[binairo]\nteleport = 1.0\n", "teleport"),
+        ('[binairo]\npair = "cheap"\n', "pair"),
+        ("[binairo]\npair = -2.0\n", "pair"),
+    ],
+)
+def test_bad_costs_file_is_one_line(content, words, tmp_path, capsys, monkeypatch):
+    costs = tmp_path / "costs.toml"
+    costs.write_text(content)
+    args = ["--costs", str(costs), str(EXAMPLES / "binairo.json")]
+    code, _, err = invoke(grade_main, args, capsys, monkeypatch)
+    assert_one_line(code, err, words)
+
+
+def test_existing_output_is_kept_without_force(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "out.jsonl"
+    out.write_text("precious\n")
+    args = ["generate", "tango", "--count", "1", "-o", str(out)]
+    code, _, err = invoke(grader_main, args, capsys, monkeypatch)
+    assert_one_line(code, err, str(out), "--force")
+    assert out.read_text() == "precious\n"
+
+
+def test_unsolvable_and_ambiguous_files_are_reports_not_errors(tmp_path, capsys, monkeypatch):
+    clash = tmp_path / "clash.json"
+    clash.write_text(binairo(grid=["000...", *BLANK6[1:]]))
+    open_grid = tmp_path / "open.json"
+    open_grid.write_text(binairo())
+    code, out, err = invoke(grade_main, ["--json", str(clash), str(open_grid)], capsys, monkeypatch)
+    assert code == 0, err
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert [r["solutions"] for r in reports] == [0, "2+"]
