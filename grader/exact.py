@@ -19,7 +19,9 @@ from pysat.solvers import Solver
 
 from grader.model import Model, State, is_single, single_value, values_of
 
-SOLVER_NAME = "cadical195"
+SOLVER_NAME = "g4"
+"""Glucose 4.1: as fast as CaDiCaL 1.9.5 on our counts (measured: 9x9 to 25x25 sudokus, binary
+grids) and, unlike it in PySAT, interruptible, which ``--timeout`` needs."""
 LazyCheck = Callable[[Sequence[int]], list[list[int]]]
 
 

@@ -209,3 +209,11 @@ def test_unsolvable_and_ambiguous_files_are_reports_not_errors(tmp_path, capsys,
     assert code == 0, err
     reports = [json.loads(line) for line in out.splitlines()]
     assert [r["solutions"] for r in reports] == [0, "2+"]
+
+
+def test_timeout_runs_the_exact_search_with_a_deadline(capsys, monkeypatch):
+    """Found by fuzzing: a deadline once crashed the SAT solver, which could not be interrupted."""
+    args = ["--json", "--timeout", "30", str(EXAMPLES / "sudoku.json")]
+    code, out, err = invoke(grade_main, args, capsys, monkeypatch)
+    assert code == 0, err
+    assert json.loads(out)["solutions"] == 1
