@@ -220,11 +220,12 @@ def test_generation_in_an_se_band_lands_in_the_band():
     assert result.level == found.level == "normal"
 
 
-def test_a_16x16_is_generated_unique_at_its_level():
+@pytest.mark.parametrize("n", [16, 25])
+def test_large_grids_are_generated_unique_at_their_level(n):
     from grader.generator import Request, generate
     from grader.loading import puzzle_from_dict
 
-    found = next(generate(Request("sudoku", (16, 16), "trivial", seed=2, reduce=False)))
+    found = next(generate(Request("sudoku", (n, n), "trivial", seed=2, reduce=False)))
     puzzle = puzzle_from_dict(found.data, "generated", "x")
     assert count_solutions(puzzle.model, puzzle.givens, 2)[0] == 1
     assert grade(puzzle).level == "trivial"
