@@ -229,3 +229,19 @@ def test_large_grids_are_generated_unique_at_their_level(n):
     puzzle = puzzle_from_dict(found.data, "generated", "x")
     assert count_solutions(puzzle.model, puzzle.givens, 2)[0] == 1
     assert grade(puzzle).level == "trivial"
+
+
+def test_classic_mode_gives_minimal_puzzles():
+    """--mode unique: no given can go without a second solution appearing."""
+    from grader.generator import Request, generate
+    from grader.loading import puzzle_from_dict
+
+    found = next(generate(Request("sudoku", (9, 9), "normal", seed=5, mode="unique")))
+    puzzle = puzzle_from_dict(found.data, "generated", "x")
+    model, givens = puzzle.model, clue_state(puzzle.model, found.data["grid"])
+    assert count_solutions(model, givens, 2)[0] == 1
+    for var, mask in enumerate(givens):
+        if is_single(mask):
+            fewer = list(givens)
+            fewer[var] = model.variables[var].domain
+            assert count_solutions(model, fewer, 2)[0] == 2
