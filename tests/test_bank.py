@@ -9,13 +9,13 @@ import shutil
 import sqlite3
 
 import pytest
-from puzzle_sets import unique_puzzle, write_jsonl
 from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
 from grader.bank import Bank, canonical, parse_size
 from grader.errors import InputError, UsageError
+from puzzle_sets import unique_puzzle, write_jsonl
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ import time
 
 import pandas as pd
 import pytest
-from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
 from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
 from grader.batch import COLUMNS, STEP_PREFIX, grade_many, journal_path, read_frame
+from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
 
 COMPARED = [c for c in COLUMNS if c != "seconds"]
 

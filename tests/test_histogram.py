@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from puzzle_sets import unique_puzzle, write_jsonl
 from test_cli import run
 
 from grader.batch import grade_many
 from grader.histogram import histogram_figure, level_order, technique_usage
+from puzzle_sets import unique_puzzle, write_jsonl
 
 
 @pytest.fixture(scope="module")

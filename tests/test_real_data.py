@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from conftest import make, shared
 from grader import grade
+from shared_sets import binairo_external, tango_real
 
 
 def tango_puzzles():
-    for line in shared("tango_real.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        data = {
-            "family": "tango",
-            "id": row["id"],
-            "grid": row["rows"],
-            "signs": row["constraints"],
-            "solution": row["solution"],
-        }
+    for row, data in tango_real(shared("tango_real.jsonl")):
         yield row, make(data)
 
 
@@ -43,16 +35,8 @@ TATHAM_TO_OURS = {"Trivial": "trivial", "Easy": "easy", "Normal": "normal"}
 def test_binairo_levels_agree_with_tathams_solver():
     """Tatham's solver levels (computed for the shared file) match ours exactly."""
     agree = Counter()
-    for line in shared("binairo_external.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        puzzle = make(
-            {
-                "family": "binairo",
-                "grid": row["puzzle"],
-                "solution": row["solution"],
-                "rules": {"unique_lines": row["unique_rows_rule"]},
-            }
-        )
+    for row, data in binairo_external(shared("binairo_external.jsonl")):
+        puzzle = make(data)
         result = grade(puzzle)
         assert result.solved and result.solution_check() == "matches", row["id"]
         expected = TATHAM_TO_OURS.get(row["tatham_unruly_level"])

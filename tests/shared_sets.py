@@ -1,0 +1,50 @@
+"""The third-party puzzle files of ../shared/data as puzzle dicts (read, never copied).
+
+Used by the tests (which skip when the data is absent) and by the benchmarks under ``bench/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+def rows_of(path: Path) -> Iterator[dict]:
+    for line in path.read_text().splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
+def tango_real(path: Path = SHARED_DATA / "tango_real.jsonl") -> Iterator[tuple[dict, dict]]:
+    """(row of the file, puzzle dict) for each real LinkedIn Tango."""
+    for row in rows_of(path):
+        yield (
+            row,
+            {
+                "family": "tango",
+                "id": row["id"],
+                "grid": row["rows"],
+                "signs": row["constraints"],
+                "solution": row["solution"],
+            },
+        )
+
+
+def binairo_external(
+    path: Path = SHARED_DATA / "binairo_external.jsonl",
+) -> Iterator[tuple[dict, dict]]:
+    """(row of the file, puzzle dict) for each binarypuzzle.com / puzzle-binairo.com puzzle."""
+    for row in rows_of(path):
+        yield (
+            row,
+            {
+                "family": "binairo",
+                "id": row["id"],
+                "grid": row["puzzle"],
+                "solution": row["solution"],
+                "rules": {"unique_lines": row["unique_rows_rule"]},
+            },
+        )
