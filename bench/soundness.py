@@ -115,6 +115,10 @@ def check_family(name: str, size, options, states: int, seed: int, tally: Tally)
                 tally.unsound += 1
                 print(f"  UNSOUND {name}: {step.technique} removed {bad[:3]}", flush=True)
             apply_step(current, step)
+            if tally.states % 10_000 == 0:
+                print(
+                    f"  {name} {size}: {tally.states} states, {tally.unsound} unsound", flush=True
+                )
     tally.seconds += time.monotonic() - started
 
 
