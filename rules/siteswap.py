@@ -199,6 +199,14 @@ def siteswap_model(
         for label, cells in runs:
             require(len(cells) <= span, "rules.latin", f"{label} is longer than the throw range")
             covering = domain if len(cells) == span else 0
+            if covering:
+                total = sum(range(low, high + 1))
+                require(
+                    total % span == 0,
+                    "rules.latin",
+                    f"{label} would hold each throw {low}-{high} once, which add up to {total}, "
+                    f"not a multiple of its length {span}: no run can be a siteswap",
+                )
             constraints.append(AllDifferent([index[c] for c in cells], label, covering))
     if box is not None:
         br, bc = box
