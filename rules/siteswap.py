@@ -33,7 +33,7 @@ from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead
 from grader.techniques.line_enumeration import consistent, distinct_groups
 from rules.binairo import PuzzleFileBase
-from rules.siteswap_runs import SiteswapRule, site_masks
+from rules.siteswap_runs import SiteswapRule, claimed_sites, site_mask, site_masks
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 HOLE = " "
@@ -222,7 +222,7 @@ def siteswap_model(
     if distinct:
         lines = [[index[c] for c in cells] for _, cells in runs]
         constraints.append(
-            DistinctLines(
+            DistinctRunSet(
                 lines,
                 [label for label, _ in runs],
                 "runs of equal length must differ:",
@@ -252,6 +252,23 @@ def siteswap_model(
         key=key,
         options=options,
     )
+
+
+class DistinctRunSet(DistinctLines):
+    """Distinct runs (up to rotation), with a faster scan for complete runs."""
+
+    def complete_values(self, state: State) -> dict[int, tuple[int, ...]]:
+        out = {}
+        for index, line in enumerate(self.lines):
+            values = []
+            for var in line:
+                mask = state[var]
+                if mask & (mask - 1):
+                    break
+                values.append(mask.bit_length() - 1)
+            else:
+                out[index] = tuple(values)
+        return out
 
 
 def is_run(constraint: Constraint) -> bool:
@@ -389,6 +406,7 @@ class FreeLandingSites(RunTechnique):
         assert isinstance(constraint, Line)
         model, state = ctx.model, ctx.state
         through = runs_through(model)
+        claims: dict[int, dict[int, int]] = {}
         for var in constraint.vars:
             mask = state[var]
             if is_single(mask) or through[var][0][0] is not constraint:
@@ -397,12 +415,15 @@ class FreeLandingSites(RunTechnique):
             lines = []
             for line, pos in through[var]:
                 n = period(line)
-                sites = site_masks([state[v] for v in line.vars], n)
-                mine = sites[pos]
+                claimed = claims.get(id(line))
+                if claimed is None:
+                    claimed = claimed_sites([state[v] for v in line.vars], n)
+                    claims[id(line)] = claimed
+                mine = site_mask(mask, pos, n)
                 used = {
-                    single_value(s): line.vars[j]
-                    for j, s in enumerate(sites)
-                    if j != pos and s & mine and is_single(s)
+                    site: line.vars[j]
+                    for site, j in claimed.items()
+                    if j != pos and mine >> site & 1
                 }
                 if not used:
                     continue

@@ -43,6 +43,26 @@ def site_masks(masks: Sequence[int], n: int) -> list[int]:
     return found
 
 
+_CLAIMS: dict[tuple[int, tuple[int, ...]], dict[int, int]] = {}
+
+
+def claimed_sites(masks: Sequence[int], n: int) -> dict[int, int]:
+    """Sites that some position surely lands on (its throws all land there): site → position.
+
+    Memoized; callers must not change the result."""
+    key = (n, tuple(masks))
+    found = _CLAIMS.get(key)
+    if found is None:
+        if len(_CLAIMS) > 100_000:
+            _CLAIMS.clear()
+        found = {}
+        for j, site in enumerate(site_masks(masks, n)):
+            if site & (site - 1) == 0:
+                found.setdefault(site.bit_length() - 1, j)
+        _CLAIMS[key] = found
+    return found
+
+
 def perfect_matching(adj: Sequence[int], n: int) -> list[int] | None:
     """Position → site of a perfect matching in the bipartite graph ``adj`` (site masks)."""
     site_of = [-1] * n
