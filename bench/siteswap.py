@@ -85,6 +85,7 @@ def examples(budget: float) -> None:
 CASES = [
     ((3, 4), {"nontrivial": True, "distinct": True}, ("trivial", "easy", "hard")),
     ((4, 5), {"nontrivial": True, "distinct": True}, ("trivial", "easy", "hard")),
+    ((3, 4), {"throws": [1, 5], "nontrivial": True, "distinct": True}, ("expert",)),
     ((5, 5), {}, ("trivial", "easy")),
     ((6, 7), {"throws": [0, 15], "nontrivial": True, "distinct": True}, ("trivial", "easy")),
     ((9, 9), {"latin": True, "boxes": True}, ("trivial", "easy", "normal")),

@@ -562,7 +562,7 @@ class HiddenLandingSite(RunTechnique):
         residue = (s - p) % n
         return (
             f"in {d['unit']} (length {n}) only {ex.cell(d['cell'])} (beat {p + 1}) can still "
-            f"land on beat {s + 1}, so it throws {s + 1} − {p + 1} ≡ {residue} (mod {n})"
+            f"land on beat {s + 1}, so its throw is {s + 1} − {p + 1} ≡ {residue} (mod {n})"
         )
 
 
