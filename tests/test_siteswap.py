@@ -229,14 +229,14 @@ def test_shared_examples_are_unique_with_their_solution():
 
 
 def test_shared_examples_grade_within_a_budget():
-    """Each puzzle for at most 2 s of techniques: never a wrong step; the small ones (and the
+    """Each puzzle for at most 1.5 s of techniques: never a wrong step; the small ones (and the
     shaped ones) are solved and match their solution."""
     solved = 0
     for data in shared_puzzles():
         puzzle = make(data)
         _, found = count_solutions(puzzle.model, puzzle.givens)
         techniques = choose(puzzle.family, puzzle.model)
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 1.5
         run = Engine(puzzle.model, techniques, deadline=deadline, solutions=found).run(
             puzzle.givens
         )
@@ -304,7 +304,7 @@ def test_sudoku_siteswap_techniques_are_sound():
     model = FAMILY.empty_model((9, 9), {"latin": True, "boxes": True})
     solution = solve_random(model, model.initial_state(), rng)
     assert solution is not None
-    for share in (0.35, 0.5):
+    for share in (0.45,):
         grid = [
             "".join(
                 ALPHABET[solution[r * 9 + c]] if rng.random() < share else "." for c in range(9)
@@ -337,16 +337,18 @@ GENERATION = [
     ((3, 4), {"nontrivial": True, "distinct": True}, "easy"),
     ((3, 4), {"nontrivial": True, "distinct": True}, "hard"),
     ((4, 4), {}, "trivial"),
+    ((9, 9), {"latin": True, "boxes": True}, "trivial"),
 ]
 
 
 @pytest.mark.parametrize(("size", "options", "level"), GENERATION)
 def test_generated_puzzles_are_unique_and_at_their_level(size, options, level):
+    count = 1 if size == (9, 9) else 2
     gen = Generator(
-        Request("siteswap", size, level, count=2, seed=11, options=options, max_attempts=40)
+        Request("siteswap", size, level, count=count, seed=11, options=options, max_attempts=40)
     )
     puzzles = list(gen.puzzles())
-    assert len(puzzles) == 2, gen.gave_up
+    assert len(puzzles) == count, gen.gave_up
     for found in puzzles:
         puzzle = make(found.data)
         count, solutions = count_solutions(puzzle.model, puzzle.givens, limit=2)
