@@ -406,7 +406,7 @@ class FreeLandingSites(RunTechnique):
         assert isinstance(constraint, Line)
         model, state = ctx.model, ctx.state
         through = runs_through(model)
-        claims: dict[int, dict[int, int]] = {}
+        claims: dict[int, tuple[int, dict[int, int]]] = {}
         for var in constraint.vars:
             mask = state[var]
             if is_single(mask) or through[var][0][0] is not constraint:
@@ -415,18 +415,18 @@ class FreeLandingSites(RunTechnique):
             lines = []
             for line, pos in through[var]:
                 n = period(line)
-                claimed = claims.get(id(line))
-                if claimed is None:
-                    claimed = claimed_sites([state[v] for v in line.vars], n)
-                    claims[id(line)] = claimed
+                found = claims.get(id(line))
+                if found is None:
+                    found = claimed_sites([state[v] for v in line.vars], n)
+                    claims[id(line)] = found
+                bits, claimed = found
                 mine = site_mask(mask, pos, n)
-                used = {
-                    site: line.vars[j]
-                    for site, j in claimed.items()
-                    if j != pos and mine >> site & 1
-                }
-                if not used:
+                other = bits & mine
+                if other and is_single(mine) and claimed.get(single_value(mine)) == pos:
+                    other &= ~mine
+                if not other:
                     continue
+                used = {site: line.vars[claimed[site]] for site in values_of(other)}
                 blocked = sum(1 << s for s in used)
                 allowed = sum(1 << v for v in values_of(mask) if not blocked >> ((pos + v) % n) & 1)
                 lines.append((line.label, n, pos, tuple(sorted(used.items())), allowed))

@@ -43,23 +43,24 @@ def site_masks(masks: Sequence[int], n: int) -> list[int]:
     return found
 
 
-_CLAIMS: dict[tuple[int, tuple[int, ...]], dict[int, int]] = {}
+_CLAIMS: dict[tuple[int, tuple[int, ...]], tuple[int, dict[int, int]]] = {}
 
 
-def claimed_sites(masks: Sequence[int], n: int) -> dict[int, int]:
-    """Sites that some position surely lands on (its throws all land there): site → position.
-
-    Memoized; callers must not change the result."""
+def claimed_sites(masks: Sequence[int], n: int) -> tuple[int, dict[int, int]]:
+    """Sites that some position surely lands on (its throws all land there): their mask, and
+    site → position. Memoized; callers must not change the result."""
     key = (n, tuple(masks))
     found = _CLAIMS.get(key)
     if found is None:
         if len(_CLAIMS) > 100_000:
             _CLAIMS.clear()
-        found = {}
+        claimed: dict[int, int] = {}
+        bits = 0
         for j, site in enumerate(site_masks(masks, n)):
             if site & (site - 1) == 0:
-                found.setdefault(site.bit_length() - 1, j)
-        _CLAIMS[key] = found
+                claimed.setdefault(site.bit_length() - 1, j)
+                bits |= site
+        found = _CLAIMS[key] = (bits, claimed)
     return found
 
 
