@@ -374,9 +374,10 @@ class SumRule(RunTechnique):
     def explain(self, step: Step, ex: Explainer) -> str:
         d = step.data
         n, total, need = d["period"], d["total"], d["residue"]
+        others = f"the other throw is {total}" if n == 2 else f"the others add up to {total}"
         head = (
             f"the throws of {d['unit']} must add up to a multiple of its length {n}; "
-            f"the others add up to {total}, so {ex.cell(d['cell'])} must be "
+            f"{others}, so {ex.cell(d['cell'])} must be "
         )
         rest = f"a multiple of {n}" if need == 0 else f"{need} more than a multiple of {n}"
         if step.contradiction:
@@ -444,17 +445,16 @@ class FreeLandingSites(RunTechnique):
         cell = ex.cell(d["cell"])
         parts = []
         for label, n, pos, used, allowed in d["lines"]:
-            landings = [f"{ex.cell(w)} lands on beat {s + 1}" for s, w in used]
-            landings[1:] = [text.replace(" lands", "") for text in landings[1:]]
+            landings = [f"{ex.cell(w)} already lands on beat {s + 1}" for s, w in used]
+            landings[1:] = [text.replace(" already lands", "") for text in landings[1:]]
             who = (
                 landings[0]
                 if len(landings) == 1
                 else (", ".join(landings[:-1]) + " and " + landings[-1])
             )
-            parts.append(
-                f"in {label} (length {n}, {cell} at beat {pos + 1}) {who}, "
-                f"leaving {throws_text(ex, values_of(allowed))}"
-            )
+            left = list(values_of(allowed))
+            tail = f", leaving {throws_text(ex, left)}" if step.placements or len(left) <= 3 else ""
+            parts.append(f"in {label} (length {n}, {cell} at beat {pos + 1}) {who}{tail}")
         text = "; ".join(parts)
         if step.contradiction:
             return f"{text}: no throw fits {cell}"
