@@ -876,6 +876,28 @@ class Siteswap(Family):
             return {}
         return repetition(grade.puzzle.model, values)
 
+    def canonical_key(self, model: Model, state: State) -> str:
+        """Equal for puzzles that differ by a symmetry of the rules: transposition (square grid,
+        holes and boxes symmetric) and, without holes or boxes, cyclic shifts of the rows and of
+        the columns (a rotated siteswap is a siteswap; rotations keep runs distinct)."""
+        grid = self.format_grid(model, state)
+        holes = {tuple(h) for h in model.options.get("holes", [])}
+        box = model.options.get("boxes")
+        variants = [grid]
+        square_boxes = not box or box[0] == box[1]
+        if model.rows == model.cols and square_boxes and holes == {(c, r) for r, c in holes}:
+            variants.append(["".join(row[c] for row in grid) for c in range(model.cols)])
+        if not holes and not box:
+            shifted = []
+            for g in variants:
+                for dr in range(model.rows):
+                    rows = g[dr:] + g[:dr]
+                    shifted.extend(
+                        [row[dc:] + row[:dc] for row in rows] for dc in range(model.cols)
+                    )
+            variants = shifted
+        return model.key + "|" + min("|".join(g) for g in variants)
+
     # -- generation ----------------------------------------------------------------------------
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:

@@ -162,6 +162,18 @@ def test_cli_json_report_has_repetition_figures():
     assert report["distinct_runs"] == 7 and report["grid"] == ["7489", "4884", "7922"]
 
 
+def test_canonical_key_sees_shifts_and_transposition():
+    rules = {"nontrivial": True}
+    base = make({"family": "siteswap", "rules": rules, "grid": ["4.1.", "..3.", "5...", "...."]})
+    shifted = make({"family": "siteswap", "rules": rules, "grid": [".5..", "....", ".4.1", "...3"]})
+    flipped = make({"family": "siteswap", "rules": rules, "grid": ["4.5.", "....", "13..", "...."]})
+    other = make({"family": "siteswap", "rules": rules, "grid": ["4.1.", "..3.", "...5", "...."]})
+    key = FAMILY.canonical_key(base.model, base.givens)
+    assert FAMILY.canonical_key(shifted.model, shifted.givens) == key
+    assert FAMILY.canonical_key(flipped.model, flipped.givens) == key
+    assert FAMILY.canonical_key(other.model, other.givens) != key
+
+
 # -- exact search --------------------------------------------------------------------------
 
 
