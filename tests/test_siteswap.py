@@ -241,14 +241,14 @@ def test_shared_examples_are_unique_with_their_solution():
 
 
 def test_shared_examples_grade_within_a_budget():
-    """Each puzzle for at most 1.5 s of techniques: never a wrong step; the small ones (and the
+    """Each puzzle for at most 1 s of techniques: never a wrong step; the small ones (and the
     shaped ones) are solved and match their solution."""
     solved = 0
     for data in shared_puzzles():
         puzzle = make(data)
         _, found = count_solutions(puzzle.model, puzzle.givens)
         techniques = choose(puzzle.family, puzzle.model)
-        deadline = time.monotonic() + 1.5
+        deadline = time.monotonic() + 1.0
         run = Engine(puzzle.model, techniques, deadline=deadline, solutions=found).run(
             puzzle.givens
         )
