@@ -1,0 +1,144 @@
+"""Siteswap figures: the shared examples graded (exact search, techniques, level) and generation
+by size, rules and level (seconds per puzzle, givens, repetition).
+
+    python bench/siteswap.py                 # everything (several minutes)
+    python bench/siteswap.py --budget 10     # seconds of techniques per shared puzzle
+    python bench/siteswap.py --skip-examples # generation only
+
+The shared examples are read from ../shared/data/siteswap_examples.json when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+from grader.costs import choose
+from grader.engine import Engine
+from grader.exact import count_solutions
+from grader.generator import Generator, Request
+from grader.loading import puzzle_from_dict
+from rules.siteswap import repetition
+
+
+def shared_file() -> Path | None:
+    for parent in Path(__file__).resolve().parents:
+        path = parent / "shared" / "data" / "siteswap_examples.json"
+        if path.exists():
+            return path
+    return None
+
+
+def convert(entry: dict) -> dict:
+    text = entry["rules"]
+    rules: dict = {"throws": entry["throw_range"]}
+    if text.startswith(("complex", "2006")):
+        rules.update(nontrivial=True, distinct=True)
+    elif text.startswith("simple"):
+        rules.update(nontrivial=True)
+    else:
+        rules.update(latin=True, boxes=True)
+    return {
+        "family": "siteswap",
+        "id": entry["id"],
+        "size": [entry["rows"], entry["cols"]],
+        "rules": rules,
+        "grid": entry.get("puzzle") or entry["solution"],
+        "solution": entry["solution"],
+    }
+
+
+def examples(budget: float) -> None:
+    path = shared_file()
+    if path is None:
+        print("shared/data/siteswap_examples.json not found: skipped")
+        return
+    print(f"shared examples, {budget:g} s of techniques each")
+    for entry in json.loads(path.read_text())["puzzles"]:
+        puzzle = puzzle_from_dict(convert(entry), str(path), entry["id"])
+        started = time.monotonic()
+        count, found = count_solutions(puzzle.model, puzzle.givens)
+        exact = time.monotonic() - started
+        techniques = choose(puzzle.family, puzzle.model)
+        started = time.monotonic()
+        run = Engine(
+            puzzle.model, techniques, deadline=started + budget, solutions=found, verify=False
+        ).run(puzzle.givens)
+        seconds = time.monotonic() - started
+        levels = {t.name: t.level for t in techniques}
+        hardest = max(run.steps, key=lambda s: s.cost, default=None)
+        matches = found and found[0] == puzzle.solution
+        level = levels[hardest.technique] if hardest and run.solved else "-"
+        used = Counter(s.technique for s in run.steps)
+        print(
+            f"  {entry['id']:<36} exact {count} {exact:6.3f} s  matches {bool(matches)!s:<5} "
+            f"{run.status:<8} {seconds:7.2f} s  level {level:<8} "
+            f"lookahead steps {used.get('lookahead-1', 0) + used.get('lookahead-2', 0)}",
+            flush=True,
+        )
+
+
+CASES = [
+    ((3, 4), {"nontrivial": True, "distinct": True}, ("trivial", "easy", "hard")),
+    ((4, 5), {"nontrivial": True, "distinct": True}, ("trivial", "easy", "hard")),
+    ((3, 4), {"throws": [1, 5], "nontrivial": True, "distinct": True}, ("expert",)),
+    ((5, 5), {}, ("trivial", "easy")),
+    ((6, 7), {"throws": [0, 15], "nontrivial": True, "distinct": True}, ("trivial", "easy")),
+    ((9, 9), {"latin": True, "boxes": True}, ("trivial", "easy", "normal")),
+    ((9, 9), {"latin": True, "boxes": True, "min_distinct_runs": 16}, ("trivial",)),
+]
+
+
+def generation(count: int, seed: int, timeout: float) -> None:
+    print(f"generation: {count} puzzles per row, seed {seed}, at most {timeout:g} s per row")
+    for size, options, levels in CASES:
+        for level in levels:
+            request = Request(
+                "siteswap", size, level, count=count, seed=seed, options=options, timeout=timeout
+            )
+            generator = Generator(request)
+            times, givens, runs = [], [], []
+            started = time.monotonic()
+            for found in generator.puzzles():
+                now = time.monotonic()
+                times.append(now - started)
+                started = now
+                givens.append(sum(1 for m in found.givens if m & (m - 1) == 0))
+                measure = repetition(found.model, found.solution)
+                runs.append(measure["distinct_runs"])
+                total = measure["runs"]
+                assert count_solutions(found.model, found.givens)[0] == 1
+            rules = ",".join(f"{k}={v}" for k, v in options.items()) or "plain"
+            label = f"{size[0]}x{size[1]} {rules} {level}"
+            if not times:
+                print(f"  {label:<62} none ({generator.gave_up})", flush=True)
+                continue
+            print(
+                f"  {label:<62} {len(times)} puzzles  median {statistics.median(times):6.2f} s  "
+                f"givens {statistics.median(givens):4.1f}  distinct runs "
+                f"{statistics.median(runs):4.1f}/{total}",
+                flush=True,
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=float, default=30.0)
+    parser.add_argument("--count", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--skip-examples", action="store_true")
+    parser.add_argument("--skip-generation", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_examples:
+        examples(args.budget)
+    if not args.skip_generation:
+        generation(args.count, args.seed, args.timeout)
+
+
+if __name__ == "__main__":
+    main()
