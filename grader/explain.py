@@ -44,8 +44,21 @@ class Explainer:
         return f"{self.cell(var)} = {self.value(value)}"
 
     def conclusions(self, step: Step) -> str:
+        """Placements, then eliminations grouped by cell (``r3c2 ≠ 1, 2, 4``). When a step only
+        crosses its placed values out of other cells, those are left unsaid (a player's pencil)."""
         parts = [self.conclusion(v, x, True) for v, x in step.placements]
-        parts += [self.conclusion(v, x, False) for v, x in step.eliminations]
+        placed_values = {x for _, x in step.placements}
+        if parts and all(x in placed_values for _, x in step.eliminations):
+            return ", ".join(parts)  # the rest is crossing the placed values out of their peers
+        by_cell: dict[int, list[int]] = {}
+        for var, value in step.eliminations:
+            by_cell.setdefault(var, []).append(value)
+        for var, values in by_cell.items():
+            if len(values) == 1:
+                parts.append(self.conclusion(var, values[0], False))
+            else:
+                shown = ", ".join(self.value(x) for x in sorted(values))
+                parts.append(f"{self.cell(var)} ≠ {shown}")
         return ", ".join(parts)
 
     def reason(self, step: Step) -> str:
