@@ -163,11 +163,12 @@ class Generator:
         """One try: a solution, hints inserted, reduced, checked against the level floor."""
         family = self.family
         solution = family.random_solution(self.template, rng)
-        extras = sorted(family.extra_hints(self.template, solution))
+        template, solution = family.solution_model(self.template, solution)
+        extras = sorted(family.extra_hints(template, solution))
         if self.request.mode == "unique":
-            hints = UniqueHints(self, solution, extras, rng)
+            hints = UniqueHints(self, solution, extras, rng, template)
         else:
-            hints = DeducibleHints(self, solution, extras, rng)
+            hints = DeducibleHints(self, solution, extras, rng, template)
         if not hints.insert():
             return None
         if self.request.reduce:
@@ -241,16 +242,22 @@ class Hints:
     """The hints of a puzzle being built: revealed cells and chosen extra hints."""
 
     def __init__(
-        self, gen: Generator, solution: list[int], extras: list[Any], rng: random.Random
+        self,
+        gen: Generator,
+        solution: list[int],
+        extras: list[Any],
+        rng: random.Random,
+        template: Model | None = None,
     ) -> None:
         self.gen = gen
+        self.template = gen.template if template is None else template
         self.family = gen.family
         self.solution = solution
         self.extras = extras
         self.chosen: list[Any] = []
         self.rng = rng
-        self.model = gen.template
-        self.givens = gen.template.initial_state()
+        self.model = self.template
+        self.givens = self.template.initial_state()
 
     def _use_extra(self) -> bool:
         if not self.extras or len(self.chosen) == len(self.extras):
@@ -266,7 +273,7 @@ class Hints:
 
     def _set_extras(self, chosen: list[Any]) -> None:
         self.chosen = sorted(chosen)
-        self.model = self.family.with_hints(self.gen.template, self.chosen)
+        self.model = self.family.with_hints(self.template, self.chosen)
 
     def hint_list(self) -> list[tuple[str, Any]]:
         cells = [("cell", v) for v, m in enumerate(self.givens) if is_single(m)]
@@ -277,7 +284,7 @@ class Hints:
         kind, item = hint
         if kind == "cell":
             old = self.givens[item]
-            self.givens[item] = self.gen.template.variables[item].domain
+            self.givens[item] = self.template.variables[item].domain
             return lambda: self.givens.__setitem__(item, old)
         before = list(self.chosen)
         self._set_extras([h for h in self.chosen if h != item])
@@ -394,7 +401,7 @@ class UniqueHints(Hints):
         return self.other_solution() is None
 
     def _excludes(self, other: list[int], hint: Any) -> bool:
-        return self.family.hint_excludes(self.gen.template, hint, other)
+        return self.family.hint_excludes(self.template, hint, other)
 
     def insert(self) -> bool:
         if self._search().solve(self.givens) is None:
