@@ -358,6 +358,8 @@ class DeducibleHints(Hints):
                 engine = self.gen._engine(self.model, self.gen.target.cap)
                 run = engine.run(state)
                 continue
+            if not self.family.cell_hints:
+                return False  # every other hint is shown and the techniques are still stuck
             open_vars = [v for v, m in enumerate(state) if not is_single(m)]
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
@@ -368,6 +370,8 @@ class DeducibleHints(Hints):
 
     def _insert_more(self) -> bool:
         """Propagation from scratch fell short of the incremental one: reveal more."""
+        if not self.family.cell_hints:
+            return False
         for _ in range(len(self.givens)):
             run = self.gen._engine(self.model, self.gen.target.cap).run(self.givens)
             if run.solved:

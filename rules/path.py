@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from grader.board import Board
+from grader.exact import count_solutions
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.symmetry import board_transforms
@@ -49,6 +50,7 @@ from rules.path_techniques import (
 )
 
 MAX_SIDE = 40
+UNIQUE_TRIES = 200
 SHAPES = {
     frozenset("NS"): "│",
     frozenset("WE"): "─",
@@ -504,14 +506,14 @@ class PathPuzzles(Family):
             TechniqueSpec(DoorCells, 1.0, "trivial"),
             TechniqueSpec(Links, 1.0, "trivial"),
             TechniqueSpec(EmptyFullLine, 1.0, "trivial"),
-            TechniqueSpec(DeadEnd, 1.5, "trivial"),
-            TechniqueSpec(TwoWays, 1.5, "trivial"),
-            TechniqueSpec(CountCompletion, 2.0, "easy"),
-            TechniqueSpec(NoLoop, 2.5, "easy"),
-            TechniqueSpec(Reachability, 3.0, "normal"),
-            TechniqueSpec(CrossingParity, 3.2, "normal"),
-            TechniqueSpec(CutCells, 3.5, "normal"),
-            TechniqueSpec(Pocket, 3.8, "normal"),
+            TechniqueSpec(DeadEnd, 1.2, "trivial"),
+            TechniqueSpec(TwoWays, 1.2, "trivial"),
+            TechniqueSpec(CountCompletion, 1.5, "trivial"),
+            TechniqueSpec(NoLoop, 2.0, "easy"),
+            TechniqueSpec(Reachability, 2.5, "easy"),
+            TechniqueSpec(CrossingParity, 3.0, "normal"),
+            TechniqueSpec(CutCells, 3.2, "normal"),
+            TechniqueSpec(Pocket, 3.5, "normal"),
             TechniqueSpec(LineEnumeration, 4.5, "hard"),
             TechniqueSpec(Lookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
             TechniqueSpec(Lookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
@@ -528,8 +530,18 @@ class PathPuzzles(Family):
         return path_model(rows, cols, doors, [None] * rows, [None] * cols)
 
     def random_solution(self, model: Model, rng: random.Random) -> list[int]:
-        cells = random_path(model.rows, model.cols, rng)
-        return values_of_path(model, cells, "solution", rng)
+        """A random path whose puzzle with every clue shown has no other solution (checked by
+        the exact search; most random paths have look-alikes that no clue set tells apart)."""
+        for attempt in range(UNIQUE_TRIES):
+            # long paths first; shorter ones (unique far more often on large boards) later
+            low = max(0.1, 0.4 - 0.05 * (attempt // 15))
+            cells = random_path(model.rows, model.cols, rng, low, low + 0.3)
+            values = values_of_path(model, cells, "solution", rng)
+            room, fitted = self.solution_model(model, values)
+            full = self.with_hints(room, self.extra_hints(room, fitted))
+            if count_solutions(full, full.initial_state(), 2)[0] == 1:
+                return values
+        return values
 
     def solution_model(self, template: Model, solution: list[int]) -> tuple[Model, list[int]]:
         """The room with just the two doors the random path uses (the puzzle's doors)."""
@@ -629,8 +641,11 @@ def translate(source: Model, target: Model, values: Sequence[int]) -> list[int]:
     return [by_name.get(v.name, 0) for v in target.variables]
 
 
-def random_path(rows: int, cols: int, rng: random.Random) -> list[tuple[int, int]]:
-    """A random simple path between two boundary cells covering 40 to 80 % of a rectangle.
+def random_path(
+    rows: int, cols: int, rng: random.Random, low: float = 0.4, high: float = 0.8
+) -> list[tuple[int, int]]:
+    """A random simple path between two boundary cells covering a share ``low`` to ``high`` of a
+    rectangle's cells.
 
     A Hamiltonian path (a serpentine) is shuffled by random backbite moves, then a stretch of
     it whose two ends lie on the boundary is taken.
@@ -647,7 +662,7 @@ def random_path(rows: int, cols: int, rng: random.Random) -> list[tuple[int, int
         path = path[k - 1 :: -1] + path[k:]
     n = len(path)
     boundary = [i for i, (r, c) in enumerate(path) if r in (0, rows - 1) or c in (0, cols - 1)]
-    low, high = max(2, int(0.4 * n)), max(2, int(0.8 * n))
+    low, high = max(2, int(low * n)), max(2, int(high * n))
     pairs = [(i, j) for i in boundary for j in boundary if low <= j - i + 1 <= high]
     if not pairs:
         pairs = [(boundary[0], boundary[-1])]

@@ -284,14 +284,28 @@ def door_node(var: int) -> tuple[str, int]:
 def possible_graph(geo: Geometry, state: Sequence[int], outside: bool = False) -> nx.Graph:
     """Cells that may be on the path and door nodes, joined by edges the path may cross.
 
-    With ``outside``, every door node is also joined to one node for the world outside.
+    With ``outside``, every door node is also joined to one node for the world outside. The
+    graph of the last state asked for is kept (the graph techniques often ask in turn); callers
+    must not change it.
     """
+    key = (tuple(state), outside)
+    last = geo.__dict__.get("_last_graph")
+    if last is not None and last[0] == key:
+        return last[1]
+    graph = _build_graph(geo, state, outside)
+    geo.__dict__["_last_graph"] = (key, graph)
+    return graph
+
+
+def _build_graph(geo: Geometry, state: Sequence[int], outside: bool) -> nx.Graph:
     graph = nx.Graph()
     for cell in geo.cells:
         if state[geo.cell_var[cell]] & ON:
             graph.add_node(cell)
     for edge in geo.edges:
-        if not state[edge.var] & ON:
+        if not state[edge.var] & ON or edge.a not in graph:
+            continue
+        if edge.b is not None and edge.b not in graph:
             continue
         if edge.b is None:
             node = door_node(edge.var)
@@ -371,6 +385,33 @@ class Reachability(Technique):
         return f"these cells lie in a region with {'one door' if doors == 1 else 'no door'}"
 
 
+def separates(
+    graph: nx.Graph,
+    needed: list[object],
+    skip_node: object = None,
+    skip_edge: tuple[object, object] | None = None,
+) -> bool:
+    """Whether, without ``skip_node`` (or ``skip_edge``), the path could no longer link every
+    needed node and two doors (a search over the graph's adjacency)."""
+    adj = graph.adj
+    start = needed[0]
+    seen = {start}
+    stack = [start]
+    cut = set(skip_edge) if skip_edge is not None else None
+    while stack:
+        node = stack.pop()
+        for other in adj[node]:
+            if other == skip_node or other in seen:
+                continue
+            if cut is not None and node in cut and other in cut:
+                continue
+            seen.add(other)
+            stack.append(other)
+    if any(n not in seen for n in needed):
+        return True
+    return sum(1 for n in seen if is_door(n)) < 2
+
+
 class CutCells(Technique):
     name = "cut-cells"
     title = "Cut cells between the doors"
@@ -388,34 +429,22 @@ class CutCells(Technique):
         graph = possible_graph(geo, state)
         if needed[0] not in graph:
             return
-        component = graph.subgraph(nx.node_connected_component(graph, needed[0])).copy()
+        component = nx.node_connected_component(graph, needed[0])
         placements, seen = [], set()
-        for node in nx.articulation_points(component):
-            if is_door(node) or state[geo.cell_var[node]] != BOTH:
+        for node in nx.articulation_points(graph):
+            if node not in component or is_door(node) or state[geo.cell_var[node]] != BOTH:
                 continue
-            rest = component.copy()
-            rest.remove_node(node)
-            if self._separates(rest, needed):
+            if separates(graph, needed, skip_node=node):
                 placements.append((geo.cell_var[node], 1))
-        for a, b in nx.bridges(component):
-            var = component.edges[a, b]["var"]
-            if state[var] != BOTH or var in seen:
+        for a, b in nx.bridges(graph):
+            var = graph.edges[a, b]["var"]
+            if a not in component or state[var] != BOTH or var in seen:
                 continue
             seen.add(var)
-            rest = component.copy()
-            rest.remove_edge(a, b)
-            if self._separates(rest, needed):
+            if separates(graph, needed, skip_edge=(a, b)):
                 placements.append((var, 1))
         if placements:
             yield self.make(placements=placements, cells=[node_var(geo, n) for n in needed])
-
-    @staticmethod
-    def _separates(rest: nx.Graph, needed: list[object]) -> bool:
-        """Whether the path could no longer hold every needed node and two doors."""
-        part = nx.node_connected_component(rest, needed[0])
-        if any(n not in part for n in needed):
-            return True
-        return sum(1 for n in part if is_door(n)) < 2
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return (
@@ -535,11 +564,22 @@ class CrossingParity(Technique):
 # -- line enumeration --------------------------------------------------------------------------
 
 
+VALUES = {0: (), 1: (0,), 2: (1,), 3: (0, 1)}
+
+
 def values_in(state: Sequence[int], var: int | None) -> tuple[int, ...]:
-    if var is None:
-        return (0,)
-    mask = state[var]
-    return tuple(v for v in (0, 1) if mask >> v & 1)
+    return (0,) if var is None else VALUES[state[var]]
+
+
+def cached_band_supports(constraint: LineCount, state: Sequence[int]) -> dict[int, int] | None:
+    """:func:`band_supports`, remembered per line and masks (lines repeat during a solve)."""
+    cache = constraint.__dict__.setdefault("_supports", {})
+    key = tuple(state[v] for v in constraint.vars)
+    if key not in cache:
+        if len(cache) > 20_000:
+            cache.clear()
+        cache[key] = band_supports(constraint, state)
+    return cache[key]
 
 
 def band_supports(constraint: LineCount, state: Sequence[int]) -> dict[int, int] | None:
@@ -607,7 +647,7 @@ class LineEnumeration(Technique):
         state = ctx.state
         if all(state[v] != BOTH for v in constraint.vars):
             return
-        support = band_supports(constraint, state)
+        support = cached_band_supports(constraint, state)
         if support is None:
             yield self.make(
                 contradiction=f"{constraint.label} cannot be completed", unit=constraint.label
