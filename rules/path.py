@@ -20,7 +20,7 @@ from grader.exact import count_solutions
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.symmetry import board_transforms
-from grader.techniques import Guess, Lookahead
+from grader.techniques import Guess
 from rules.path_model import (
     BOTH,
     OFF,
@@ -35,6 +35,7 @@ from rules.path_model import (
     geometry,
 )
 from rules.path_techniques import (
+    CellLookahead,
     CountCompletion,
     CrossingParity,
     CutCells,
@@ -515,8 +516,8 @@ class PathPuzzles(Family):
             TechniqueSpec(CutCells, 3.2, "normal"),
             TechniqueSpec(Pocket, 3.5, "normal"),
             TechniqueSpec(LineEnumeration, 4.5, "hard"),
-            TechniqueSpec(Lookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
-            TechniqueSpec(Lookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
+            TechniqueSpec(CellLookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
+            TechniqueSpec(CellLookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
             TechniqueSpec(Guess, 12.0, "extreme", default=False),
         ]
 
@@ -600,7 +601,7 @@ class PathPuzzles(Family):
                 marks.append(f"d{a}{b}")
             for h in options.get("holes", []):
                 marks.append(f"h{move(*h)}")
-            for r1, c1, r2, _c2 in options.get("walls", []):
+            for r1, c1, r2, c2 in options.get("walls", []):
                 marks.append(f"w{sorted((move(r1, c1), move(r2, c2)))}")
             for r, clue in enumerate(options["row_clues"]):
                 if clue is not None:

@@ -16,6 +16,7 @@ from grader.explain import Explainer
 from grader.model import Model, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
+from grader.techniques import Lookahead
 from rules.path_model import (
     BOTH,
     OFF,
@@ -666,3 +667,20 @@ class LineEnumeration(Technique):
         if step.contradiction:
             return f"{unit} cannot be completed"
         return f"every way to complete {unit} with its clue and the path through its cells agrees"
+
+
+# -- lookahead ---------------------------------------------------------------------------------
+
+
+class CellLookahead(Lookahead):
+    """Lookahead whose assumptions are about cells (on or off the path), as a solver pencils
+    them; edges follow from the cells by the cheaper techniques."""
+
+    description = (
+        "Assume a cell is on (or off) the path and follow what the cheaper techniques deduce; if "
+        "that leads to a contradiction the opposite holds. Depth d allows d nested assumptions."
+    )
+
+    def trial_vars(self, ctx: Context) -> Iterator[int]:
+        cells = len(geometry(ctx.model).cells)
+        return (v for v in range(cells) if ctx.state[v] == BOTH)

@@ -352,6 +352,7 @@ def test_shared_examples_are_solved_by_techniques_and_match():
         ((6, 6), "easy"),
         ((6, 6), "normal"),
         ((6, 6), "hard"),
+        ((6, 6), "expert"),
         ((8, 8), "easy"),
         ((8, 8), "hard"),
         ((10, 10), "normal"),
