@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 import networkx as nx
 
 from grader.constraints import Constraint
-from grader.explain import Explainer
+from grader.explain import Explainer, number_word
 from grader.model import Model, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
@@ -555,10 +555,13 @@ class CrossingParity(Technique):
                 "settled: the parity of crossings tells on which side the second door is"
             )
         side = "opposite sides" if data["doors"] % 2 else "the same side"
+        parity = "an odd" if data["doors"] % 2 else "an even"
+        used = "is" if step.placements[0][1] else "is not"
+        known = data["crossed"]
+        crossings = f"{number_word(known)} other crossing{'' if known == 1 else 's'}"
         return (
-            f"the doors lie on {side} of the line {between}, so the path crosses it an "
-            f"{'odd' if data['doors'] % 2 else 'even'} number of times; "
-            f"{data['crossed']} crossings are known"
+            f"the doors lie on {side} of the line {between}, so the path crosses it {parity} "
+            f"number of times; with {crossings} known, this one {used} used"
         )
 
 
