@@ -67,7 +67,8 @@ def examples() -> None:
 
 
 def generation(sizes: list[int], count: int, levels: list[str]) -> None:
-    print(f"\n{'size':<6} {'level':<8} {'made':>4} {'median s':>9} {'max s':>7} {'attempts':>8}  check")
+    header = f"{'size':<6} {'level':<8} {'made':>4} {'median s':>9} {'max s':>7} {'attempts':>8}"
+    print(f"\n{header}  check")
     used_by_level: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for size in sizes:
         for level in levels:
@@ -90,7 +91,7 @@ def generation(sizes: list[int], count: int, levels: list[str]) -> None:
             median = statistics.median(times) if times else float("nan")
             check = "ok" if not problems and times else "; ".join(problems) or generator.gave_up
             print(
-                f"{size}x{size:<4} {level:<8} {len(times):>4} {median:9.2f} "
+                f"{f'{size}x{size}':<6} {level:<8} {len(times):>4} {median:9.2f} "
                 f"{max(times, default=0):7.2f} {generator.attempts:>8}  {check}",
                 flush=True,
             )
