@@ -4,6 +4,7 @@ generated puzzles."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import subprocess
@@ -307,7 +308,21 @@ def partial_boards(draw):
     cols = draw(st.integers(3, 7))
     rng = random.Random(draw(st.integers(0, 10**6)))
     decoys = draw(st.integers(0, 2))
-    p = make(random_room(rows, cols, rng, decoys, share=draw(st.floats(0.2, 1.0))))
+    data = random_room(rows, cols, rng, decoys, share=draw(st.floats(0.2, 1.0)))
+    if draw(st.booleans()):  # an irregular room: cut-out cells and inner walls off the path
+        path = [tuple(c) for c in data["solution_path"]]
+        links = {frozenset(pair) for pair in itertools.pairwise(path)}
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in path]
+        data["holes"] = [list(c) for c in free if rng.random() < 0.15]
+        walls = []
+        for r in range(rows):
+            for c in range(cols):
+                for other in ((r + 1, c), (r, c + 1)):
+                    inside = other[0] < rows and other[1] < cols
+                    if inside and rng.random() < 0.1 and frozenset(((r, c), other)) not in links:
+                        walls.append([r, c, *other])
+        data["walls"] = walls
+    p = make(data)
     solution = p.solution
     assert solution is not None
     reveal = draw(st.floats(0.0, 0.3))
