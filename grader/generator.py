@@ -174,19 +174,26 @@ class Generator:
         if self.request.reduce:
             hints.reduce()
         model, givens = hints.model, hints.givens
-        run = self._engine(model, self.target.cap).run(givens)
+        run = self._engine(model, self.target.cap, solution).run(givens)
         if self.request.mode == "deducible" and not run.solved:
             return None
-        if not self._meets_floor(model, givens, run):
+        if not self._meets_floor(model, givens, run, solution):
             return None
         unique_mode = self.request.mode == "unique"
         level = self._level_of(model, run) if unique_mode else self.request.level
         return self._result(model, givens, solution, run, level)
 
-    def _engine(self, model: Model, techniques: Sequence[Technique]) -> Engine:
-        return Engine(model, techniques, deadline=self.deadline, verify=False)
+    def _engine(
+        self, model: Model, techniques: Sequence[Technique], solution: list[int] | None = None
+    ) -> Engine:
+        """An engine for the puzzle being built. Its solution is known, so lookahead need not
+        try the solution's values (they never lead to a contradiction): same steps, faster."""
+        known = [solution] if solution is not None else []
+        return Engine(model, techniques, deadline=self.deadline, solutions=known, verify=False)
 
-    def _meets_floor(self, model: Model, givens: State, run: Run) -> bool:
+    def _meets_floor(
+        self, model: Model, givens: State, run: Run, solution: list[int] | None = None
+    ) -> bool:
         target = self.target
         if target.min_difficulty is not None:
             hardest = max((s.cost for s in run.steps), default=0.0)
@@ -194,7 +201,7 @@ class Generator:
                 return False
         if target.below is None:
             return True
-        return not self._engine(model, target.below).run(givens).solved
+        return not self._engine(model, target.below, solution).run(givens).solved
 
     def _level_of(self, model: Model, run: Run) -> str:
         if not run.solved:
@@ -310,7 +317,9 @@ class DeducibleHints(Hints):
     """Hint insertion and reduction under the level's techniques."""
 
     def holds(self) -> bool:
-        return self.gen._engine(self.model, self.gen.target.cap).run(self.givens).solved
+        return (
+            self.gen._engine(self.model, self.gen.target.cap, self.solution).run(self.givens).solved
+        )
 
     def reduce(self) -> None:
         """Reduction in batches: one propagation without a whole batch of givens, then each
@@ -322,7 +331,7 @@ class DeducibleHints(Hints):
             return
         cells = [v for v, m in enumerate(self.givens) if is_single(m)]
         self.rng.shuffle(cells)
-        engine = self.gen._engine(self.model, self.gen.target.cap)
+        engine = self.gen._engine(self.model, self.gen.target.cap, self.solution)
         size = max(16, int(2 * len(cells) ** 0.5))
         for start in range(0, len(cells), size):
             batch = cells[start : start + size]
@@ -346,7 +355,7 @@ class DeducibleHints(Hints):
                     self.givens[var] = self.model.variables[var].domain
 
     def insert(self) -> bool:
-        engine = self.gen._engine(self.model, self.gen.target.cap)
+        engine = self.gen._engine(self.model, self.gen.target.cap, self.solution)
         run = engine.run(self.givens)
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
@@ -355,7 +364,7 @@ class DeducibleHints(Hints):
             if self._use_extra():
                 extra = self._random_extra()
                 self._set_extras([*self.chosen, extra])
-                engine = self.gen._engine(self.model, self.gen.target.cap)
+                engine = self.gen._engine(self.model, self.gen.target.cap, self.solution)
                 run = engine.run(state)
                 continue
             if not self.family.cell_hints:
@@ -373,7 +382,7 @@ class DeducibleHints(Hints):
         if not self.family.cell_hints:
             return False
         for _ in range(len(self.givens)):
-            run = self.gen._engine(self.model, self.gen.target.cap).run(self.givens)
+            run = self.gen._engine(self.model, self.gen.target.cap, self.solution).run(self.givens)
             if run.solved:
                 return True
             open_vars = [v for v, m in enumerate(run.state) if not is_single(m)]

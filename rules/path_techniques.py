@@ -299,22 +299,21 @@ def possible_graph(geo: Geometry, state: Sequence[int], outside: bool = False) -
 
 
 def _build_graph(geo: Geometry, state: Sequence[int], outside: bool) -> nx.Graph:
-    graph = nx.Graph()
-    for cell in geo.cells:
-        if state[geo.cell_var[cell]] & ON:
-            graph.add_node(cell)
+    cells = {cell for cell in geo.cells if state[geo.cell_var[cell]] & ON}
+    edges = []
     for edge in geo.edges:
-        if not state[edge.var] & ON or edge.a not in graph:
-            continue
-        if edge.b is not None and edge.b not in graph:
+        if not state[edge.var] & ON or edge.a not in cells:
             continue
         if edge.b is None:
             node = door_node(edge.var)
-            graph.add_edge(edge.a, node, var=edge.var)
+            edges.append((edge.a, node, {"var": edge.var}))
             if outside:
-                graph.add_edge(node, OUTSIDE)
-        else:
-            graph.add_edge(edge.a, edge.b, var=edge.var)
+                edges.append((node, OUTSIDE, {}))
+        elif edge.b in cells:
+            edges.append((edge.a, edge.b, {"var": edge.var}))
+    graph = nx.Graph()
+    graph.add_nodes_from(cells)
+    graph.add_edges_from(edges)
     return graph
 
 
@@ -431,18 +430,25 @@ class CutCells(Technique):
         if needed[0] not in graph:
             return
         component = nx.node_connected_component(graph, needed[0])
-        placements, seen = [], set()
-        for node in nx.articulation_points(graph):
-            if node not in component or is_door(node) or state[geo.cell_var[node]] != BOTH:
+        blocks = [
+            block for block in nx.biconnected_component_edges(graph) if block[0][0] in component
+        ]
+        seen_in: dict[object, int] = {}
+        for block in blocks:
+            for node in {n for edge in block for n in edge}:
+                seen_in[node] = seen_in.get(node, 0) + 1
+        placements = []
+        for node, count in seen_in.items():  # in two blocks or more: an articulation point
+            if count < 2 or is_door(node) or state[geo.cell_var[node]] != BOTH:
                 continue
             if separates(graph, needed, skip_node=node):
                 placements.append((geo.cell_var[node], 1))
-        for a, b in nx.bridges(graph):
-            var = graph.edges[a, b]["var"]
-            if a not in component or state[var] != BOTH or var in seen:
+        for block in blocks:  # a block of one edge: a bridge
+            if len(block) != 1:
                 continue
-            seen.add(var)
-            if separates(graph, needed, skip_edge=(a, b)):
+            a, b = block[0]
+            var = graph.edges[a, b]["var"]
+            if state[var] == BOTH and separates(graph, needed, skip_edge=(a, b)):
                 placements.append((var, 1))
         if placements:
             yield self.make(placements=placements, cells=[node_var(geo, n) for n in needed])
