@@ -1,6 +1,6 @@
 """Path Puzzles figures: the shared examples, the exact search, and generation by size and level.
 
-    python bench/path.py                 # everything (a few minutes)
+    python bench/path.py                 # everything (about ten minutes: 10x10 expert is slow)
     python bench/path.py --quick         # one puzzle per size and level, sizes 6 and 8
     python bench/path.py --examples      # only the 26 shared examples
 
@@ -121,6 +121,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--examples", action="store_true")
+    parser.add_argument("--count", type=int, default=2, help="puzzles per size and level")
     args = parser.parse_args()
     examples()
     if args.examples:
@@ -129,7 +130,7 @@ def main() -> None:
     if args.quick:
         generation([6, 8], 1, list(LEVELS))
     else:
-        generation([6, 8, 10], 3, list(LEVELS))
+        generation([6, 8, 10], args.count, list(LEVELS))
 
 
 if __name__ == "__main__":

@@ -378,10 +378,10 @@ class PathPuzzles(Family):
     cell_hints = False
     example = {  # noqa: RUF012
         "family": "path",
-        "size": [4, 4],
-        "row_clues": [2, 3, 3, 2],
-        "col_clues": [1, 3, 4, 2],
-        "doors": [[0, 1, "N"], [3, 2, "S"]],
+        "size": [5, 5],
+        "row_clues": [3, 3, None, None, 4],
+        "col_clues": [2, None, 5, 5, 2],
+        "doors": [[0, 2, "N"], [1, 4, "E"]],
     }
 
     # -- files ----------------------------------------------------------------------------------

@@ -412,6 +412,11 @@ def test_canonical_key_is_the_same_for_symmetric_copies():
     assert FAMILY.canonical_key(make(other).model, make(other).givens) not in keys
 
 
+def test_the_family_example_is_a_unique_deducible_puzzle():
+    result = grade(make(FAMILY.example))
+    assert result.solutions == 1 and result.solved
+
+
 def test_board_shows_clues_doors_and_the_solved_path():
     p = drawn_puzzle()
     result = grade(p)
