@@ -312,7 +312,8 @@ def partial_boards(draw):
     if draw(st.booleans()):  # an irregular room: cut-out cells and inner walls off the path
         path = [tuple(c) for c in data["solution_path"]]
         links = {frozenset(pair) for pair in itertools.pairwise(path)}
-        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in path]
+        taken = {*path, *((r, c) for r, c, _ in data["doors"])}
+        free = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in taken]
         data["holes"] = [list(c) for c in free if rng.random() < 0.15]
         walls = []
         for r in range(rows):
