@@ -108,12 +108,16 @@ class Engine:
         *,
         deadline: float | None = None,
         solutions: Sequence[list[int]] = (),
+        unique: bool = True,
         verify: bool = True,
     ) -> None:
         self.model = model
         self.deadline = deadline
         self.solutions = tuple(solutions)
         """Solutions known from the exact search (lookahead skips their values, guess uses one)."""
+        self.unique = unique and len(self.solutions) == 1
+        """Whether ``solutions`` is known to be the only one (the exact search said so); a
+        generator knows a solution of a puzzle that may still have others."""
         self.verify = verify
         """Look for visible rule breaks after every step. Only a puzzle known to have a solution
         may skip this (sound steps never break a rule there); lookahead always verifies."""
@@ -141,6 +145,7 @@ class Engine:
             self.solutions,
             self._plans,
         )
+        sub.unique = self.unique
         sub.verify = True
         sub.plan = self._plan_for(list(techniques))
         return sub
@@ -150,6 +155,7 @@ class Engine:
         values = [mask.bit_length() - 1 for mask in state]
         if values not in self.solutions and self.check_state(state) is None:
             self.solutions = (*self.solutions, values)
+            self.unique = False  # only the exact search can say a solution is the only one
 
     def check_state(
         self, state: State, constraints: Iterable[int] | None = None

@@ -88,6 +88,11 @@ class Family:
         """A puzzle dict from another format users already have (a game ID...), or None."""
         return None
 
+    def parse_document(self, data: Any) -> list[tuple[str, dict[str, Any]]] | None:
+        """The puzzles of a JSON document in another layout this family knows (a collection
+        without ``family`` keys), as (field path, puzzle dict) pairs; None if not one."""
+        return None
+
     def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
         """Model, givens and (if the file gave one) the solution as values per variable.
 
@@ -166,6 +171,12 @@ class Family:
         if solution is None:
             raise FieldProblem("size", "this puzzle shape has no solution")
         return solution
+
+    def solution_model(self, template: Model, solution: list[int]) -> tuple[Model, list[int]]:
+        """The empty model one generated puzzle builds on, once its random solution is known,
+        and the solution in that model's variables. The default keeps the template; a family
+        whose fixed structure depends on the solution (a path puzzle's doors) narrows it."""
+        return template, solution
 
     def extra_hints(self, model: Model, solution: Sequence[int]) -> list[Any]:
         """Hints other than cells that a puzzle may show for ``solution`` (signs, clues...).

@@ -77,6 +77,12 @@ def entries(source: str) -> list[Entry]:
         return _entries_of_lines(source, text, json_lines=True)
     if path.suffix.lower() == ".json" or stripped[0] in "{[":
         data = _parse_json(source, stripped)
+        document = _document(data)
+        if document is not None:
+            return [
+                Entry(f"{source}: {where}", _entry_id(item, f"{path.stem}#{i + 1}"), item)
+                for i, (where, item) in enumerate(document)
+            ]
         if isinstance(data, list):
             return [
                 Entry(f"{source}[{i}]", f"{path.stem}#{i + 1}", item) for i, item in enumerate(data)
@@ -118,6 +124,21 @@ def _parse_json(origin: str, text: str) -> Any:
         ) from None
     except RecursionError:
         raise InputError(origin, "", "is not valid JSON (nested too deeply)") from None
+
+
+def _document(data: Any) -> list[tuple[str, dict[str, Any]]] | None:
+    """A collection in a layout some family knows (see ``Family.parse_document``), or None."""
+    if not isinstance(data, dict) or "family" in data:
+        return None
+    for family in families().values():
+        found = family.parse_document(data)
+        if found is not None:
+            return found
+    return None
+
+
+def _entry_id(item: Any, default: str) -> str:
+    return str(item["id"]) if isinstance(item, dict) and "id" in item else default
 
 
 def _from_text(text: str, origin: str) -> dict[str, Any] | None:

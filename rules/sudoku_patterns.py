@@ -17,7 +17,7 @@ from grader.techniques.houses import houses_of
 
 def known_unique(ctx: Context) -> bool:
     """Whether the puzzle is known to have exactly one solution."""
-    return len(ctx.engine.solutions) == 1 and bool(getattr(ctx.engine, "unique", True))
+    return ctx.engine.unique
 
 
 class UniqueRectangle(Technique):

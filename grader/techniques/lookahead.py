@@ -37,10 +37,7 @@ class Lookahead(Technique):
         cheaper = [t for t in engine.techniques if t.cost < self.cost and t.name != "guess"]
         sub = engine.sub_engine(cheaper)
         state = ctx.state
-        order = sorted(
-            (v for v, m in enumerate(state) if m & (m - 1)),
-            key=lambda v: (state[v].bit_count(), v),
-        )
+        order = sorted(self.trial_vars(ctx), key=lambda v: (state[v].bit_count(), v))
         best = None
         trials = ((var, value) for var in order for value in values_of(state[var]))
         for var, value in trials:
@@ -71,6 +68,10 @@ class Lookahead(Technique):
             contradiction_reason=run.contradiction.reason if run.contradiction else "",
             depth=self.depth,
         )
+
+    def trial_vars(self, ctx: Context) -> Iterator[int]:
+        """The open variables whose values are tried (a family may narrow them to its cells)."""
+        return (v for v, m in enumerate(ctx.state) if m & (m - 1))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]

@@ -1,0 +1,695 @@
+"""The techniques of Path Puzzles, cheapest first. Each is one small class with its explanation.
+
+Masks: ``OFF`` (only "off the path" left), ``ON`` (surely on), ``BOTH`` (open). Graph reasoning
+(reachability, cut cells, pockets) uses networkx on the graph of cells and doors joined by the
+edges the path may still cross.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import networkx as nx
+
+from grader.constraints import Constraint
+from grader.explain import Explainer, number_word
+from grader.model import Model, single_value
+from grader.step import Step
+from grader.technique import Context, Technique
+from grader.techniques import Lookahead
+from rules.path_model import (
+    BOTH,
+    OFF,
+    ON,
+    OUTSIDE,
+    CellDegree,
+    Fragments,
+    Geometry,
+    LineCount,
+    geometry,
+)
+
+
+def names(ex: Explainer, variables: Sequence[int]) -> str:
+    return ex.cells(sorted(variables))
+
+
+# -- doors -------------------------------------------------------------------------------------
+
+
+class DoorCells(Technique):
+    name = "door-cells"
+    title = "Door cells"
+    description = (
+        "The path enters and leaves the room through two doors. With only two doors left, both "
+        "are used (and their cells are on the path); once two doors are used, every other door "
+        "is a decoy."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        geo = geometry(ctx.model)
+        state = ctx.state
+        doors = [e.var for e in geo.door_edges]
+        used = [v for v in doors if state[v] == ON]
+        possible = [v for v in doors if state[v] & ON]
+        if len(used) == 2:
+            decoys = [v for v in possible if state[v] == BOTH]
+            if decoys:
+                yield self.make(eliminations=[(v, 1) for v in decoys], vars=used, mode="decoys")
+        elif len(possible) == 2 and len(used) < 2:
+            cells = [geo.cell_var[geo.edge_of[v].a] for v in possible]
+            open_ = [(v, 1) for v in possible + cells if state[v] != ON]
+            yield self.make(placements=open_, vars=possible, mode="two-left")
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        doors = names(ex, step.data["vars"])
+        if step.data["mode"] == "decoys":
+            return f"the path already uses {doors}, so the other doors are decoys"
+        return f"only {doors} are left as doors, so the path enters and leaves through them"
+
+
+# -- degree ------------------------------------------------------------------------------------
+
+
+class Links(Technique):
+    name = "links"
+    title = "Path links"
+    description = (
+        "Bookkeeping of path edges around a cell: an edge on the path puts both its cells on the "
+        "path; a cell off the path has no path edges; a cell with two path edges uses no other."
+    )
+    kinds = ("degree",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, CellDegree)
+        state = ctx.state
+        cell = state[constraint.cell]
+        on = [e for e in constraint.edges if state[e] == ON]
+        open_ = [e for e in constraint.edges if state[e] == BOTH]
+        if on and cell == BOTH:
+            yield self.make(placements=[(constraint.cell, 1)], vars=on[:1], mode="entered")
+        elif cell == OFF and open_:
+            yield self.make(eliminations=[(e, 1) for e in open_], cell=constraint.cell, mode="off")
+        elif len(on) == 2 and open_:
+            yield self.make(eliminations=[(e, 1) for e in open_], vars=on, mode="full")
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        mode = step.data["mode"]
+        if mode == "entered":
+            return f"the path crosses {names(ex, step.data['vars'])}"
+        if mode == "off":
+            return f"{ex.cell(step.data['cell'])} is off the path"
+        return f"the path already goes through {names(ex, step.data['vars'])}"
+
+
+class DeadEnd(Technique):
+    name = "dead-end"
+    title = "Dead end"
+    description = (
+        "A cell with fewer than two edges the path could still cross (neighbours or a door) "
+        "would be a dead end, so it is off the path."
+    )
+    kinds = ("degree",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, CellDegree)
+        state = ctx.state
+        if state[constraint.cell] != BOTH:
+            return
+        possible = [e for e in constraint.edges if state[e] & ON]
+        if len(possible) < 2:
+            yield self.make(
+                eliminations=[(constraint.cell, 1), *((e, 1) for e in possible)],
+                cell=constraint.cell,
+                vars=possible,
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        ways = step.data["vars"]
+        left = f"only {names(ex, ways)} is left" if ways else "no way in or out is left"
+        return f"{ex.cell(step.data['cell'])} would be a dead end: {left}"
+
+
+class TwoWays(Technique):
+    name = "two-ways"
+    title = "Two ways out"
+    description = "A cell on the path with exactly two edges it could still cross must use both."
+    kinds = ("degree",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, CellDegree)
+        state = ctx.state
+        if state[constraint.cell] != ON:
+            return
+        possible = [e for e in constraint.edges if state[e] & ON]
+        open_ = [e for e in possible if state[e] == BOTH]
+        if len(possible) == 2 and open_:
+            yield self.make(placements=[(e, 1) for e in open_], cell=constraint.cell)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"{ex.cell(step.data['cell'])} is on the path and has only these two ways to go"
+
+
+# -- counts ------------------------------------------------------------------------------------
+
+
+class EmptyFullLine(Technique):
+    name = "empty-full-line"
+    title = "Empty and full lines"
+    description = (
+        "A clue 0 empties its row or column; a clue equal to the number of cells in the line "
+        "puts every one of them on the path."
+    )
+    kinds = ("count",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, LineCount)
+        state = ctx.state
+        open_ = [v for v in constraint.cells if state[v] == BOTH]
+        if not open_:
+            return
+        if constraint.clue == 0:
+            yield self.make(eliminations=[(v, 1) for v in open_], unit=constraint.label, full=False)
+        elif constraint.clue == len(constraint.cells):
+            yield self.make(placements=[(v, 1) for v in open_], unit=constraint.label, full=True)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        if step.data["full"]:
+            return f"the clue of {step.data['unit']} asks for every one of its cells"
+        return f"the clue of {step.data['unit']} is 0"
+
+
+class CountCompletion(Technique):
+    name = "count"
+    title = "Count saturation and completion"
+    description = (
+        "A row or column already holding as many path cells as its clue has no more; one whose "
+        "path cells and open cells together just make its clue has all its open cells on the path."
+    )
+    kinds = ("count",)
+
+    def scope(self, constraint: Constraint, model: Model) -> Sequence[int]:
+        assert isinstance(constraint, LineCount)
+        return constraint.cells
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, LineCount)
+        on, open_ = constraint.tally(ctx.state)
+        cells = [v for v in constraint.cells if ctx.state[v] == BOTH]
+        if not cells:
+            return
+        if on == constraint.clue:
+            yield self.make(
+                eliminations=[(v, 1) for v in cells],
+                unit=constraint.label,
+                clue=constraint.clue,
+                full=False,
+            )
+        elif on + open_ == constraint.clue:
+            yield self.make(
+                placements=[(v, 1) for v in cells],
+                unit=constraint.label,
+                clue=constraint.clue,
+                full=True,
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        unit, clue = step.data["unit"], step.data["clue"]
+        if step.data["full"]:
+            return f"{unit} needs {clue} path cells and has just that many left"
+        return f"{unit} already holds its {clue} path cells"
+
+
+# -- loops -------------------------------------------------------------------------------------
+
+
+class NoLoop(Technique):
+    name = "no-loop"
+    title = "No premature loop"
+    description = (
+        "An edge joining two cells already linked by the path would close a loop, so it is not "
+        "used; an edge (or door) that would finish the door-to-door path while path cells remain "
+        "outside it is not used either. Once the path is finished, every other cell is empty."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        geo = geometry(ctx.model)
+        state = ctx.state
+        fragments = Fragments(geo, state)
+        outside_root = fragments.find(OUTSIDE)
+        stray = [
+            c
+            for c in geo.cells
+            if state[geo.cell_var[c]] == ON and not fragments.joined(c, OUTSIDE)
+        ]
+        if fragments.closed and not stray:
+            rest = [geo.cell_var[c] for c in geo.cells if state[geo.cell_var[c]] == BOTH]
+            if rest:
+                yield self.make(eliminations=[(v, 1) for v in rest], mode="finished")
+            return
+        loops, early = [], []
+        for edge in geo.edges:
+            if state[edge.var] != BOTH:
+                continue
+            a = fragments.find(edge.a)
+            b = fragments.find(OUTSIDE if edge.b is None else edge.b)
+            if a != b:
+                continue
+            if a != outside_root:
+                loops.append(edge.var)
+            elif stray or any(
+                state[geo.cell_var[c]] == ON and not fragments.joined(c, edge.a) for c in geo.cells
+            ):
+                early.append(edge.var)
+        if loops:
+            yield self.make(eliminations=[(v, 1) for v in loops], vars=loops, mode="loop")
+        if early:
+            yield self.make(eliminations=[(v, 1) for v in early], vars=early, mode="early")
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        mode = step.data["mode"]
+        if mode == "finished":
+            return "the path runs from door to door already, so no other cell is on it"
+        if mode == "loop":
+            return "the cells at both ends are already linked by the path: a loop would close"
+        return "it would finish the path from door to door with path cells still left outside"
+
+
+# -- graphs ------------------------------------------------------------------------------------
+
+
+def door_node(var: int) -> tuple[str, int]:
+    return ("door", var)
+
+
+def possible_graph(geo: Geometry, state: Sequence[int], outside: bool = False) -> nx.Graph:
+    """Cells that may be on the path and door nodes, joined by edges the path may cross.
+
+    With ``outside``, every door node is also joined to one node for the world outside. The
+    graph of the last state asked for is kept (the graph techniques often ask in turn); callers
+    must not change it.
+    """
+    key = (tuple(state), outside)
+    last = geo.__dict__.get("_last_graph")
+    if last is not None and last[0] == key:
+        return last[1]
+    graph = _build_graph(geo, state, outside)
+    geo.__dict__["_last_graph"] = (key, graph)
+    return graph
+
+
+def _build_graph(geo: Geometry, state: Sequence[int], outside: bool) -> nx.Graph:
+    cells = {cell for cell in geo.cells if state[geo.cell_var[cell]] & ON}
+    edges = []
+    for edge in geo.edges:
+        if not state[edge.var] & ON or edge.a not in cells:
+            continue
+        if edge.b is None:
+            node = door_node(edge.var)
+            edges.append((edge.a, node, {"var": edge.var}))
+            if outside:
+                edges.append((node, OUTSIDE, {}))
+        elif edge.b in cells:
+            edges.append((edge.a, edge.b, {"var": edge.var}))
+    graph = nx.Graph()
+    graph.add_nodes_from(cells)
+    graph.add_edges_from(edges)
+    return graph
+
+
+def required(geo: Geometry, state: Sequence[int]) -> list[object]:
+    """Nodes surely on the path: its cells and the doors it surely uses."""
+    out: list[object] = [c for c in geo.cells if state[geo.cell_var[c]] == ON]
+    out += [door_node(e.var) for e in geo.door_edges if state[e.var] == ON]
+    return out
+
+
+def is_door(node: object) -> bool:
+    return isinstance(node, tuple) and node[0] == "door"
+
+
+def removals(geo: Geometry, state: Sequence[int], nodes: set) -> list[tuple[int, int]]:
+    """Eliminations putting off the path every cell and door among ``nodes``."""
+    out = []
+    for node in nodes:
+        var = node[1] if is_door(node) else geo.cell_var[node]
+        if state[var] == BOTH:
+            out.append((var, 1))
+    return out
+
+
+def node_var(geo: Geometry, node: object) -> int:
+    """The variable of a cell or door node."""
+    return node[1] if is_door(node) else geo.cell_var[node]  # type: ignore[index]
+
+
+class Reachability(Technique):
+    name = "reachability"
+    title = "Reachability"
+    description = (
+        "The path is one connected line between two doors. A region of the room, cut off from the "
+        "rest by edges the path cannot cross, holds the path only if it has two doors; once a "
+        "path cell is known, every region without it is empty."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        geo = geometry(ctx.model)
+        state = ctx.state
+        graph = possible_graph(geo, state)
+        needed = required(geo, state)
+        for component in nx.connected_components(graph):
+            doors = sum(1 for n in component if is_door(n))
+            holds = [n for n in needed if n in component]
+            if holds and (len(holds) < len(needed) or doors < 2):
+                yield self.make(
+                    contradiction="the path cells known so far cannot be linked door to door",
+                    cells=[node_var(geo, n) for n in holds],
+                )
+                return
+            if doors < 2 or (needed and not holds):
+                out = removals(geo, state, component)
+                if out:
+                    far = bool(needed) and doors >= 2
+                    yield self.make(
+                        eliminations=out,
+                        cells=[v for v, _ in out],
+                        doors=doors,
+                        anchor=node_var(geo, needed[0]) if far else None,
+                    )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        anchor = step.data["anchor"]
+        if anchor is not None and step.data["doors"] >= 2:
+            return f"these cells cannot be reached from {ex.cell(anchor)}, which is on the path"
+        doors = step.data["doors"]
+        return f"these cells lie in a region with {'one door' if doors == 1 else 'no door'}"
+
+
+def separates(
+    graph: nx.Graph,
+    needed: list[object],
+    skip_node: object = None,
+    skip_edge: tuple[object, object] | None = None,
+) -> bool:
+    """Whether, without ``skip_node`` (or ``skip_edge``), the path could no longer link every
+    needed node and two doors (a search over the graph's adjacency)."""
+    adj = graph.adj
+    start = needed[0]
+    seen = {start}
+    stack = [start]
+    cut = set(skip_edge) if skip_edge is not None else None
+    while stack:
+        node = stack.pop()
+        for other in adj[node]:
+            if other == skip_node or other in seen:
+                continue
+            if cut is not None and node in cut and other in cut:
+                continue
+            seen.add(other)
+            stack.append(other)
+    if any(n not in seen for n in needed):
+        return True
+    return sum(1 for n in seen if is_door(n)) < 2
+
+
+class CutCells(Technique):
+    name = "cut-cells"
+    title = "Cut cells between the doors"
+    description = (
+        "A cell (or edge) whose removal would split the path cells known so far apart, or shut "
+        "them away from the second door they need, is a bottleneck the path must go through."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        geo = geometry(ctx.model)
+        state = ctx.state
+        needed = required(geo, state)
+        if not needed:
+            return
+        graph = possible_graph(geo, state)
+        if needed[0] not in graph:
+            return
+        component = nx.node_connected_component(graph, needed[0])
+        blocks = [
+            block for block in nx.biconnected_component_edges(graph) if block[0][0] in component
+        ]
+        seen_in: dict[object, int] = {}
+        for block in blocks:
+            for node in {n for edge in block for n in edge}:
+                seen_in[node] = seen_in.get(node, 0) + 1
+        placements = []
+        for node, count in seen_in.items():  # in two blocks or more: an articulation point
+            if count < 2 or is_door(node) or state[geo.cell_var[node]] != BOTH:
+                continue
+            if separates(graph, needed, skip_node=node):
+                placements.append((geo.cell_var[node], 1))
+        for block in blocks:  # a block of one edge: a bridge
+            if len(block) != 1:
+                continue
+            a, b = block[0]
+            var = graph.edges[a, b]["var"]
+            if state[var] == BOTH and separates(graph, needed, skip_edge=(a, b)):
+                placements.append((var, 1))
+        if placements:
+            yield self.make(placements=placements, cells=[node_var(geo, n) for n in needed])
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return (
+            "without it the path cells known so far could not be linked to each other and to two "
+            "doors"
+        )
+
+
+class Pocket(Technique):
+    name = "pocket"
+    title = "Pockets"
+    description = (
+        "Joined through the outside, the path and its two doors make one closed circuit, and a "
+        "circuit never leaves a biconnected block of the room's graph. A pocket reached through a "
+        "single cell or edge can be entered but not left, so it is empty."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        geo = geometry(ctx.model)
+        state = ctx.state
+        graph = possible_graph(geo, state, outside=True)
+        if OUTSIDE not in graph:
+            return
+        needed = [*required(geo, state), OUTSIDE]
+        allowed_nodes: set = set()
+        allowed_vars: set[int] = set()
+        for block in nx.biconnected_component_edges(graph):
+            nodes = {n for edge in block for n in edge}
+            if len(nodes) < 3 or any(n not in nodes for n in needed):
+                continue
+            allowed_nodes |= nodes
+            allowed_vars |= {graph.edges[e].get("var", -1) for e in block}
+        if not allowed_nodes:
+            yield self.make(contradiction="no circuit through the doors holds every path cell")
+            return
+        out = removals(geo, state, set(graph.nodes) - allowed_nodes - {OUTSIDE})
+        out += [
+            (e.var, 1)
+            for e in geo.edges
+            if state[e.var] == BOTH and e.var not in allowed_vars and e.b is not None
+        ]
+        if out:
+            yield self.make(eliminations=out, cells=[v for v, _ in out])
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return "the path could go in there only through a single cell or edge and not come back out"
+
+
+# -- parity ------------------------------------------------------------------------------------
+
+
+def cuts(model: Model) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+    """Per cut between two adjacent rows (or columns): its label, the edges crossing it and the
+    doors of the cells on its first side."""
+    found = model.memo.get("path_cuts")
+    if found is None:
+        geo = geometry(model)
+        found = []
+        for kind, size, axis in (("rows", geo.rows, 0), ("columns", geo.cols, 1)):
+            for k in range(size - 1):
+                crossing = tuple(
+                    e.var
+                    for e in geo.edges
+                    if e.b is not None and {e.a[axis], e.b[axis]} == {k, k + 1}
+                )
+                doors = tuple(e.var for e in geo.door_edges if e.a[axis] <= k)
+                found.append((f"{kind} {k + 1} and {k + 2}", crossing, doors))
+        model.memo["path_cuts"] = found
+    return found
+
+
+class CrossingParity(Technique):
+    name = "crossing-parity"
+    title = "Crossing parity"
+    description = (
+        "The path crosses the line between two adjacent rows (or columns) an odd number of times "
+        "exactly when its two doors lie on opposite sides of it. When one crossing is left "
+        "undecided, that parity decides it."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        state = ctx.state
+        for label, crossing, doors in cuts(ctx.model):
+            group = crossing + doors
+            open_ = [v for v in group if state[v] == BOTH]
+            if len(open_) != 1:
+                continue
+            var = open_[0]
+            used_doors = sum(1 for v in doors if state[v] == ON)
+            crossed = sum(1 for v in crossing if state[v] == ON)
+            value = (used_doors + crossed) % 2
+            yield self.make(
+                placements=[(var, value)],
+                cut=label,
+                vars=[v for v in group if state[v] == ON],
+                crossed=crossed,
+                doors=used_doors,
+                door=var in doors,
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        data = step.data
+        between = f"between {data['cut']}"
+        if data["door"]:
+            return (
+                f"the path crosses {between} {data['crossed']} times and every other door is "
+                "settled: the parity of crossings tells on which side the second door is"
+            )
+        side = "opposite sides" if data["doors"] % 2 else "the same side"
+        parity = "an odd" if data["doors"] % 2 else "an even"
+        used = "is" if step.placements[0][1] else "is not"
+        known = data["crossed"]
+        crossings = f"{number_word(known)} other crossing{'' if known == 1 else 's'}"
+        return (
+            f"the doors lie on {side} of the line {between}, so the path crosses it {parity} "
+            f"number of times; with {crossings} known, this one {used} used"
+        )
+
+
+# -- line enumeration --------------------------------------------------------------------------
+
+
+VALUES = {0: (), 1: (0,), 2: (1,), 3: (0, 1)}
+
+
+def values_in(state: Sequence[int], var: int | None) -> tuple[int, ...]:
+    return (0,) if var is None else VALUES[state[var]]
+
+
+def cached_band_supports(constraint: LineCount, state: Sequence[int]) -> dict[int, int] | None:
+    """:func:`band_supports`, remembered per line and masks (lines repeat during a solve)."""
+    cache = constraint.__dict__.setdefault("_supports", {})
+    key = tuple(state[v] for v in constraint.vars)
+    if key not in cache:
+        if len(cache) > 20_000:
+            cache.clear()
+        cache[key] = band_supports(constraint, state)
+    return cache[key]
+
+
+def band_supports(constraint: LineCount, state: Sequence[int]) -> dict[int, int] | None:
+    """Per variable of a clued line and the edges around its cells, the values some completion
+    of that line gives it (its count, and two path edges per path cell, none elsewhere)."""
+    band = constraint.band
+    n = len(band)
+    layers: list[set[tuple[int, int]]] = [{(0, 0)}]
+    moves: list[list[tuple[tuple[int, int], tuple[int, ...], tuple[int, int]]]] = []
+    for i, (cell, before, side1, side2, after) in enumerate(band):
+        shared_before = i > 0 and before is not None and before == band[i - 1][4]
+        shared_after = i + 1 < n and after is not None and after == band[i + 1][1]
+        options = []
+        for x in values_in(state, cell):
+            for s1 in values_in(state, side1):
+                for s2 in values_in(state, side2):
+                    for a in values_in(state, after):
+                        options.append((x, s1, s2, a))
+        befores = values_in(state, before)
+        here = []
+        nxt: set[tuple[int, int]] = set()
+        for count, link in layers[-1]:
+            for b in (link,) if shared_before else befores:
+                if shared_before and b not in befores:
+                    continue
+                for x, s1, s2, a in options:
+                    if b + s1 + s2 + a != 2 * x or count + x > constraint.clue:
+                        continue
+                    target = (count + x, a if shared_after else 0)
+                    here.append(((count, link), (x, b, s1, s2, a), target))
+                    nxt.add(target)
+        if not nxt:
+            return None
+        moves.append(here)
+        layers.append(nxt)
+    alive = {(constraint.clue, 0)} & layers[-1]
+    if not alive:
+        return None
+    support: dict[int, int] = {}
+    for i in range(n - 1, -1, -1):
+        previous = set()
+        for source, values, target in moves[i]:
+            if target not in alive:
+                continue
+            previous.add(source)
+            for var, value in zip(band[i], values, strict=True):
+                if var is not None:
+                    support[var] = support.get(var, 0) | 1 << value
+        alive = previous
+    return support
+
+
+class LineEnumeration(Technique):
+    name = "line-enumeration"
+    title = "Single-line enumeration"
+    description = (
+        "List every way to complete one clued row or column: which of its cells are on the path "
+        "and how the path enters and leaves each of them (two edges per path cell, none "
+        "elsewhere). A value no completion gives is removed; one they all give is placed."
+    )
+    kinds = ("count",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, LineCount)
+        state = ctx.state
+        if all(state[v] != BOTH for v in constraint.vars):
+            return
+        support = cached_band_supports(constraint, state)
+        if support is None:
+            yield self.make(
+                contradiction=f"{constraint.label} cannot be completed", unit=constraint.label
+            )
+            return
+        placements = [
+            (var, single_value(mask))
+            for var, mask in support.items()
+            if state[var] == BOTH and mask != BOTH
+        ]
+        if placements:
+            yield self.make(placements=placements, unit=constraint.label)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        unit = step.data["unit"]
+        if step.contradiction:
+            return f"{unit} cannot be completed"
+        return f"every way to complete {unit} with its clue and the path through its cells agrees"
+
+
+# -- lookahead ---------------------------------------------------------------------------------
+
+
+class CellLookahead(Lookahead):
+    """Lookahead whose assumptions are about cells (on or off the path), as a solver pencils
+    them; edges follow from the cells by the cheaper techniques."""
+
+    description = (
+        "Assume a cell is on (or off) the path and follow what the cheaper techniques deduce; if "
+        "that leads to a contradiction the opposite holds. Depth d allows d nested assumptions."
+    )
+
+    def trial_vars(self, ctx: Context) -> Iterator[int]:
+        cells = len(geometry(ctx.model).cells)
+        return (v for v in range(cells) if ctx.state[v] == BOTH)
