@@ -88,6 +88,11 @@ class Family:
         """A puzzle dict from another format users already have (a game ID...), or None."""
         return None
 
+    def parse_document(self, data: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """The puzzle dicts of a JSON object without a ``family`` key that this family knows
+        (a collection in another published layout), or None."""
+        return None
+
     def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
         """Model, givens and (if the file gave one) the solution as values per variable.
 

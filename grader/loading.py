@@ -77,6 +77,8 @@ def entries(source: str) -> list[Entry]:
         return _entries_of_lines(source, text, json_lines=True)
     if path.suffix.lower() == ".json" or stripped[0] in "{[":
         data = _parse_json(source, stripped)
+        if isinstance(data, dict) and "family" not in data:
+            data = _from_document(data)
         if isinstance(data, list):
             return [
                 Entry(f"{source}[{i}]", f"{path.stem}#{i + 1}", item) for i, item in enumerate(data)
@@ -129,6 +131,15 @@ def _from_text(text: str, origin: str) -> dict[str, Any] | None:
         if parsed is not None:
             return parsed
     return None
+
+
+def _from_document(data: dict[str, Any]) -> Any:
+    """A family's reading of a JSON object without a ``family`` key, else the object."""
+    for family in families().values():
+        claimed = family.parse_document(data)
+        if claimed is not None:
+            return claimed
+    return data
 
 
 def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
