@@ -9,9 +9,10 @@ must be regular, with one row per edge at each letter.
 
 Cells are named ``r3cB`` (row 3, column B). Levels: *trivial* is the reflexive partner and
 the backreference (a pair used in one row is crossed out of the others); *easy* adds the column
-hidden single and the row naked single (letters paired in a row crossed out of it); *normal* row matching feasibility (a pair that
-would strand another letter) and column pairs; *hard* single-line enumeration of a row (all
-its perfect matchings) or a column; *expert* lookahead of depth 1 and *extreme* depth 2.
+hidden single and the row naked single (letters paired in a row crossed out of it); *normal*
+row matching feasibility (a pair that would strand another letter) and column pairs; *hard*
+single-line enumeration of a row (all its perfect matchings) or a column; *expert* lookahead
+of depth 1 and *extreme* depth 2.
 """
 
 from __future__ import annotations
