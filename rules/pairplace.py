@@ -579,9 +579,13 @@ class ColumnPairs(Technique):
             ]
             if elims:
                 yield self._step(shape, state, elims, constraint, "naked", (a, b), both)
+        placed = 0
+        for v in constraint.vars:
+            if is_single(state[v]):
+                placed |= state[v]
         places: dict[int, int] = {}
         for index, v in enumerate(open_cells):
-            for y in values_of(state[v]):
+            for y in values_of(state[v] & ~placed):
                 places[y] = places.get(y, 0) | (1 << index)
         by_places: dict[int, list[int]] = {}
         for y, where in sorted(places.items()):
@@ -893,7 +897,7 @@ class PairPlace(Family):
     example = {  # noqa: RUF012
         "family": "pairplace",
         "header": "ABCDEF",
-        "grid": ["F....A", ".E..B.", "......", "BA....", "......"],
+        "grid": [".F....", "E.....", "C.....", "......", ".C...."],
     }
 
     def parse_document(self, data: Mapping[str, Any]) -> list[dict[str, Any]] | None:
