@@ -936,6 +936,11 @@ class PairPlace(Family):
     def format_grid(self, model: Model, state: State) -> list[str]:
         return format_rows(model, state)
 
+    def text_rows(self, model: Model, state: State) -> list[str]:
+        """The header letters and a rule above the rows."""
+        header = model.options["header"]
+        return [header, "-" * len(header), *format_rows(model, state)]
+
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         data: dict[str, Any] = {
             "family": "pairplace",
@@ -955,6 +960,24 @@ class PairPlace(Family):
 
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
         return pairplace_table()
+
+    def graph(self, model: Model) -> Any:
+        """The puzzle's graph as a networkx Graph on the header letters."""
+        from rules.pairplace_graph import complete_graph, graph_from_edges
+
+        header = model.options["header"]
+        edges = model.options.get("edges")
+        if edges is None:
+            return complete_graph(header)
+        return graph_from_edges(header, [(e[0], e[1]) for e in edges])
+
+    def figure(self, model: Model, state: State, givens: State | None = None) -> Any:
+        """A matplotlib Figure: the table beside the graph, edges drawn in their row's colour."""
+        from rules.pairplace_graph import graph_figure
+
+        board = self.board(model, state, givens)
+        rows = format_rows(model, state)
+        return graph_figure(self.graph(model), model.options["header"], rows, board)
 
     # -- generation ----------------------------------------------------------------------------
 

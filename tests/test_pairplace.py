@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED_DATA, make
+from conftest import EXAMPLES, SHARED_DATA, make
 from grader import grade
 from grader.backtrack import count_plain
 from grader.costs import choose
@@ -45,6 +45,7 @@ from rules.pairplace_graph import (
 from soundness import assert_sound_run
 
 CUBE = "AB,BC,CD,DA,EF,FG,GH,HE,AE,BF,CG,DH"
+CYCLE = ["AB", "BC", "CD", "DE", "EF", "FA"]
 LEVELS = ("trivial", "easy", "normal", "hard", "expert", "extreme")
 
 
@@ -83,8 +84,10 @@ def test_a_k6_file_loads_with_header_letters_and_cell_names():
 
 
 def test_a_graph_given_as_edges_makes_a_two_row_cycle():
-    puzzle = make({"family": "pairplace", "header": "ABCD", "edges": ["AB", "B-C", ["C", "D"],
-                                                                       "DA"], "grid": ["B...", "...."]})
+    edges = ["AB", "B-C", ["C", "D"], "DA"]
+    puzzle = make(
+        {"family": "pairplace", "header": "ABCD", "edges": edges, "grid": ["B...", "...."]}
+    )
     assert puzzle.model.rows == 2
     assert puzzle.model.variables[0].domain == 0b1010  # A: B or D
     assert count_solutions(puzzle.model, puzzle.givens)[0] == 1
@@ -106,8 +109,15 @@ def test_a_graph_given_as_edges_makes_a_two_row_cycle():
         ({"header": "ABCD", "edges": ["AB", "BA", "CD"]}, "edges[1]", "twice"),
         ({"header": "ABCD", "colours": 2}, "colours", "one in each row"),
         ({"header": "ABCD", "solution": ["BADC", "CDAB", "DCAB"]}, "solution", "breaks"),
-        ({"header": "ABCD", "grid": ["B...", "....", "...."],
-          "solution": ["CDAB", "BADC", "DCBA"]}, "solution", "disagrees"),
+        (
+            {
+                "header": "ABCD",
+                "grid": ["B...", "....", "...."],
+                "solution": ["CDAB", "BADC", "DCBA"],
+            },
+            "solution",
+            "disagrees",
+        ),
     ],
 )
 def test_bad_files_get_one_line_naming_the_field(data, field, words):
@@ -133,8 +143,12 @@ def test_the_cli_refuses_a_bad_file_with_exit_code_2(tmp_path):
 
 
 def test_puzzle_files_round_trip_through_to_data():
-    data = {"family": "pairplace", "header": "ABCDEFGH", "edges": CUBE.split(","),
-            "grid": ["..G.....", "....A...", "......H."]}
+    data = {
+        "family": "pairplace",
+        "header": "ABCDEFGH",
+        "edges": CUBE.split(","),
+        "grid": ["..G.....", "....A...", "......H."],
+    }
     puzzle = make(data)
     again = make(FAMILY.to_data(puzzle.model, puzzle.givens))
     assert again.model.key == puzzle.model.key
@@ -264,7 +278,7 @@ def test_exact_counts_match_the_known_numbers_of_k4_and_k6_tables():
     assert count_plain(k4.model, k4.givens, limit=100) == 6
     k6 = make({"family": "pairplace", "header": "ABCDEF"})
     assert count_solutions(k6.model, k6.givens, limit=1000)[0] == 720  # 6 x 5!
-    cycle = make({"family": "pairplace", "header": "ABCDEF", "edges": "AB BC CD DE EF FA".split()})
+    cycle = make({"family": "pairplace", "header": "ABCDEF", "edges": CYCLE})
     assert count_solutions(cycle.model, cycle.givens, limit=10)[0] == 2
 
 
@@ -280,7 +294,7 @@ def run_trace(data: dict, level: str = "extreme"):
 
 
 def test_reflexive_partner_and_backreference_explain_themselves():
-    _, run, lines = run_trace(
+    _, _, lines = run_trace(
         {"family": "pairplace", "header": "ABCDEF", "grid": [".F....", *["......"] * 4]},
         "trivial",
     )
@@ -295,8 +309,11 @@ def test_reflexive_partner_and_backreference_explain_themselves():
 
 def test_an_easy_puzzle_uses_hidden_and_naked_singles_and_is_solved():
     puzzle, run, lines = run_trace(
-        {"family": "pairplace", "header": "ABCDEF",
-         "grid": [".F....", "E.....", "C.....", "......", ".C...."]},
+        {
+            "family": "pairplace",
+            "header": "ABCDEF",
+            "grid": [".F....", "E.....", "C.....", "......", ".C...."],
+        },
         "easy",
     )
     assert run.solved
@@ -307,9 +324,9 @@ def test_an_easy_puzzle_uses_hidden_and_naked_singles_and_is_solved():
     assert "row 1 pairs B with F, so no other cell of it can hold B or F" in naked
     hidden = next(text for name, text in lines if name == "column-hidden-single")
     assert "needs" in hidden and "is the only row where it can still go" in hidden
-    assert not Engine(puzzle.model, choose(FAMILY, puzzle.model, "trivial")).run(
-        puzzle.givens
-    ).solved
+    assert (
+        not Engine(puzzle.model, choose(FAMILY, puzzle.model, "trivial")).run(puzzle.givens).solved
+    )
 
 
 def test_row_matching_removes_a_pair_that_strands_a_letter():
@@ -372,8 +389,11 @@ def partial(shape: str, seed: int, share: float):
     model = FAMILY.empty_model((len(header), len(header)), options)
     solution = FAMILY.random_solution(model, rng)
     grid = FAMILY.format_grid(
-        model, [1 << x if rng.random() < share else model.variables[v].domain
-                for v, x in enumerate(solution)]
+        model,
+        [
+            1 << x if rng.random() < share else model.variables[v].domain
+            for v, x in enumerate(solution)
+        ],
     )
     data = {"family": "pairplace", "header": header, "grid": grid}
     if edges:
@@ -385,8 +405,9 @@ SOUND = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 
 
 @SOUND
-@given(st.sampled_from(["K4", "K6", "K8", "C6", "cube"]), st.integers(0, 10**6),
-       st.floats(0.0, 0.5))
+@given(
+    st.sampled_from(["K4", "K6", "K8", "C6", "cube"]), st.integers(0, 10**6), st.floats(0.0, 0.5)
+)
 def test_no_step_removes_a_value_of_a_solution(shape, seed, share):
     puzzle = partial(shape, seed, share)
     techniques = choose(FAMILY, puzzle.model, "hard")
@@ -507,3 +528,56 @@ def test_puzzles_made_from_the_shared_solutions_are_unique_and_deducible():
         assert count_solutions(puzzle.model, hints.givens)[0] == 1
         run = Engine(puzzle.model, choose(FAMILY, puzzle.model, "easy")).run(hints.givens)
         assert run.solved and run.state == [1 << v for v in puzzle.solution]
+
+
+# -- the example files ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "level"),
+    [
+        ("pairplace.json", "easy"),
+        ("pairplace-cube.json", "easy"),
+        ("pairplace-cycle.json", "trivial"),
+        ("pairplace-k10-expert.json", "expert"),
+    ],
+)
+def test_example_files_are_unique_and_solved_at_their_level(name, level):
+    (puzzle,) = load(str(EXAMPLES / name))
+    count, solutions = count_solutions(puzzle.model, puzzle.givens)
+    assert count == 1
+    result = grade(puzzle)
+    assert result.solved and result.level == level
+    assert result.run.state == [1 << v for v in solutions[0]]
+    if puzzle.solution is not None:
+        assert puzzle.solution == solutions[0]
+    index = LEVELS.index(level)
+    if index:
+        below = choose(FAMILY, puzzle.model, LEVELS[index - 1])
+        assert not Engine(puzzle.model, below).run(puzzle.givens).solved
+
+
+def test_the_expert_example_explains_its_lookahead():
+    (puzzle,) = load(str(EXAMPLES / "pairplace-k10-expert.json"))
+    result = grade(puzzle)
+    ex = result.explainer()
+    step = next(s for s in result.steps if s.technique == "lookahead-1")
+    text = ex.text(step)
+    assert text.startswith("r") and " were " in text and "; but then " in text
+    assert all(s.cost <= 7.0 for s in result.steps)
+
+
+def test_the_text_report_shows_the_header_above_the_rows():
+    puzzle = make(FAMILY.example)
+    rows = FAMILY.text_rows(puzzle.model, puzzle.givens)
+    assert rows[:2] == ["ABCDEF", "------"]
+    assert rows[2:] == FAMILY.format_grid(puzzle.model, puzzle.givens)
+
+
+def test_the_family_figure_draws_the_solved_graph():
+    puzzle = make(FAMILY.example)
+    result = grade(puzzle)
+    figure = FAMILY.figure(puzzle.model, result.run.state, puzzle.givens)
+    graph_axes = figure.axes[1]
+    _, labels = graph_axes.get_legend_handles_labels()
+    assert labels == [f"row {r}" for r in range(1, 6)]
