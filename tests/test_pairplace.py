@@ -401,7 +401,7 @@ def partial(shape: str, seed: int, share: float):
     return make(data)
 
 
-SOUND = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOUND = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SOUND
@@ -414,11 +414,19 @@ def test_no_step_removes_a_value_of_a_solution(shape, seed, share):
     assert_sound_run(puzzle, techniques)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.floats(0.1, 0.4))
-def test_lookahead_steps_are_sound_on_k6(seed, share):
-    puzzle = partial("K6", seed, share)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["K6", "K8", "cube"]), st.integers(0, 10**6), st.floats(0.1, 0.4))
+def test_lookahead_steps_are_sound(shape, seed, share):
+    puzzle = partial(shape, seed, share)
     assert_sound_run(puzzle, choose(FAMILY, puzzle.model, "expert"))
+
+
+def test_every_step_of_the_expert_example_is_sound():
+    (puzzle,) = load(str(EXAMPLES / "pairplace-k10-expert.json"))
+    techniques = choose(FAMILY, puzzle.model, "expert")
+    assert assert_sound_run(puzzle, techniques) > 0
+    steps = Engine(puzzle.model, techniques).run(puzzle.givens).steps
+    assert any(s.technique == "lookahead-1" for s in steps)
 
 
 def test_contradictory_givens_are_a_report_not_a_crash():
@@ -470,6 +478,13 @@ def test_generated_puzzles_are_unique_and_at_their_level(size, options, level):
     assert found[0].key != found[1].key
     for item in found:
         check_generated(item, level)
+
+
+def test_a_generated_k10_puzzle_at_the_hard_level_needs_enumeration():
+    (found,) = generate(Request("pairplace", (10, 10), "hard", count=1, seed=3))
+    check_generated(found, "hard")
+    puzzle = puzzle_from_dict(found.data, "generated", "hard")
+    assert any(s.technique == "line-enumeration" for s in grade(puzzle).steps)
 
 
 def test_the_same_seed_gives_the_same_puzzles():
