@@ -316,7 +316,8 @@ def singles_text(ex: Explainer, singles: Sequence[tuple[int, int]]) -> str:
     if not singles:
         return ""
     parts = [f"{ex.cell(v)} with only {ex.value(x)}" for v, x in singles]
-    return "; this leaves " + ", ".join(parts) + " (a naked single)"
+    kind = "a naked single" if len(parts) == 1 else "naked singles"
+    return "; this leaves " + ", ".join(parts) + f" ({kind})"
 
 
 def left_single(state: State, eliminations: Sequence[Assignment]) -> list[tuple[int, int]]:

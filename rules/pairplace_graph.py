@@ -172,7 +172,7 @@ def graph_figure(
         )
     for colour in range(len(rows)):
         graph_axes.plot([], [], color=palette[colour % 10], label=f"row {colour + 1}")
-    graph_axes.legend(loc="upper right", fontsize="small", frameon=False)
+    graph_axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small", frameon=False)
     graph_axes.axis("off")
     if title:
         figure.suptitle(title)
