@@ -105,6 +105,11 @@ class Family:
         """The state as rows of the file's symbols, ``.`` for an open cell."""
         raise NotImplementedError
 
+    def text_rows(self, model: Model, state: State) -> list[str]:
+        """The rows a text report prints for ``state`` (default: :meth:`format_grid`); a family
+        may add lines such as column headers."""
+        return self.format_grid(model, state)
+
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         """A puzzle file (dict) whose givens are the decided cells of ``state``."""
         raise NotImplementedError

@@ -63,7 +63,7 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
         parts.append(Text())
         parts.append(techniques_table(grade))
     parts.append(Text())
-    parts.append(board_text(grade.grid()))
+    parts.append(board_text(grade.puzzle.family.text_rows(grade.puzzle.model, grade.run.state)))
     console.print(Panel(Group(*parts), title=title, title_align="left", expand=False))
     if trace:
         print_trace(console, grade)
@@ -89,7 +89,7 @@ def print_trace(console: Console, grade: Grade) -> None:
     family = grade.puzzle.family
     model = grade.puzzle.model
     console.print(Text("start", style="bold"))
-    console.print(board_text(family.format_grid(model, grade.puzzle.givens)))
+    console.print(board_text(family.text_rows(model, grade.puzzle.givens)))
     state = list(grade.puzzle.givens)
     from grader.engine import apply_step
 
@@ -100,6 +100,6 @@ def print_trace(console: Console, grade: Grade) -> None:
         line.append(ex.text(step))
         console.print(line)
         if step.data.get("chain"):
-            console.print(board_text(family.format_grid(model, state)))
+            console.print(board_text(family.text_rows(model, state)))
     if grade.run.contradiction is not None:
         console.print(Text(f"contradiction: {grade.run.contradiction.reason}", style="red"))

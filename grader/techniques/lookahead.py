@@ -37,10 +37,8 @@ class Lookahead(Technique):
         cheaper = [t for t in engine.techniques if t.cost < self.cost and t.name != "guess"]
         sub = engine.sub_engine(cheaper)
         state = ctx.state
-        order = sorted(self.trial_vars(ctx), key=lambda v: (state[v].bit_count(), v))
         best = None
-        trials = ((var, value) for var in order for value in values_of(state[var]))
-        for var, value in trials:
+        for var, value in self.trials(ctx):
             ctx.check_time()
             if ctx.in_known_solution(var, value):
                 continue  # a value of a solution never leads to a contradiction
@@ -72,6 +70,13 @@ class Lookahead(Technique):
     def trial_vars(self, ctx: Context) -> Iterator[int]:
         """The open variables whose values are tried (a family may narrow them to its cells)."""
         return (v for v, m in enumerate(ctx.state) if m & (m - 1))
+
+    def trials(self, ctx: Context) -> Iterator[tuple[int, int]]:
+        """The assumptions to try, cells with fewest candidates first. A family whose model
+        states one fact in two cells may override this to try each fact once."""
+        state = ctx.state
+        order = sorted(self.trial_vars(ctx), key=lambda v: (state[v].bit_count(), v))
+        return ((var, value) for var in order for value in values_of(state[var]))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]
