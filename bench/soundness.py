@@ -36,10 +36,11 @@ CASES: list[tuple[str, tuple[int, int], dict]] = [
     ("sudoku", (4, 4), {}),
     ("sudoku", (6, 6), {}),
     ("sudoku", (9, 9), {}),
+    ("siteswap", (3, 4), {"nontrivial": True, "distinct": True}),
     ("siteswap", (4, 4), {}),
-    ("siteswap", (6, 6), {"latin": True}),
-    ("pairplace", (5, 6), {}),
-    ("pairplace", (7, 8), {}),
+    ("siteswap", (9, 9), {"latin": True, "boxes": True}),
+    ("pairplace", (6, 6), {}),
+    ("pairplace", (8, 8), {}),
     ("path", (6, 6), {}),
     ("path", (8, 8), {}),
 ]
@@ -81,12 +82,14 @@ def random_partial(
     return model, family.start_state(model, state), solution
 
 
-def check_family(name: str, size, options, states: int, seed: int, tally: Tally) -> None:
+def check_family(
+    name: str, size, options, states: int, seed: int, tally: Tally, stop: float
+) -> None:
     family = families()[name]
     template = family.empty_model(size, options)
     rng = random.Random(f"{seed}:{name}:{size}")
     started = time.monotonic()
-    while tally.states < states:
+    while tally.states < states and time.monotonic() < stop:
         made = random_partial(family, template, rng)
         if made is None:
             return
@@ -127,6 +130,9 @@ def main() -> int:
     parser.add_argument("--states", type=int, default=100_000, help="states per family")
     parser.add_argument("--family", action="append", help="only these families")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--minutes", type=float, default=None, help="at most this long per family (then stop)"
+    )
     args = parser.parse_args()
     known = families()
     names = args.family or sorted({name for name, _, _ in CASES if name in known})
@@ -138,9 +144,12 @@ def main() -> int:
     for name in names:
         cases = [c for c in CASES if c[0] == name]
         tally = Tally()
+        started = time.monotonic()
         for index, (_, size, options) in enumerate(cases):
             share = args.states * (index + 1) // len(cases)
-            check_family(name, size, options, share, args.seed, tally)
+            budget = None if args.minutes is None else args.minutes * 60 * (index + 1) / len(cases)
+            stop = float("inf") if budget is None else started + budget
+            check_family(name, size, options, share, args.seed, tally, stop)
         rate = tally.states / tally.seconds if tally.seconds else 0.0
         print(
             f"{name:<10} {tally.puzzles:>8} {tally.states:>8} {tally.removals:>9} "

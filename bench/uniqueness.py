@@ -21,6 +21,7 @@ from grader.loading import puzzle_from_dict
 from grader.registry import families
 
 T, E, N, H, X = "trivial", "easy", "normal", "hard", "expert"
+ND = {"nontrivial": True, "distinct": True}
 CASES: list[tuple[str, tuple[int, int], dict, str, int]] = [
     *(("tango", (6, 6), {}, level, 100) for level in (T, E, N, H, X)),
     *(("binairo", (6, 6), {}, level, 60) for level in (T, E, N)),
@@ -32,12 +33,14 @@ CASES: list[tuple[str, tuple[int, int], dict, str, int]] = [
     ("sudoku", (6, 6), {}, T, 50),
     ("sudoku", (9, 9), {}, E, 40),
     ("sudoku", (9, 9), {}, N, 20),
-    *(("siteswap", (4, 4), {}, level, 30) for level in (T, E, N)),
-    ("siteswap", (6, 6), {"latin": True}, E, 20),
-    *(("pairplace", (5, 6), {}, level, 30) for level in (T, E, N)),
-    ("pairplace", (7, 8), {}, E, 20),
-    *(("path", (6, 6), {}, level, 30) for level in (T, E, N)),
-    ("path", (8, 8), {}, E, 20),
+    *(("siteswap", (3, 4), ND, level, 30) for level in (T, E, H)),
+    ("siteswap", (4, 5), ND, E, 20),
+    ("siteswap", (9, 9), {"latin": True, "boxes": True}, T, 10),
+    *(("pairplace", (6, 6), {}, level, 40) for level in (T, E)),
+    ("pairplace", (8, 8), {}, N, 30),
+    ("pairplace", (10, 10), {}, H, 5),
+    *(("path", (6, 6), {}, level, 20) for level in (T, E, N, H)),
+    ("path", (8, 8), {}, E, 10),
 ]
 
 
