@@ -30,6 +30,15 @@ def sudoku(**fields) -> str:
     return json.dumps({"family": "sudoku", "grid": ["." * 9] * 9, **fields})
 
 
+def family(name: str, **fields) -> str:
+    return json.dumps({"family": name, **fields})
+
+
+def path(**fields) -> str:
+    room = {"size": [4, 4], "row_clues": [1, 1, 1, 1], "col_clues": [1, 1, 1, 1]}
+    return family("path", **{**room, "doors": [[0, 1, "N"], [0, 0, "W"]], **fields})
+
+
 # name → (file content, words the one line must hold besides the file's path)
 FILES: dict[str, tuple[str | bytes, str]] = {
     # any family
@@ -88,6 +97,26 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "sudoku-not-square.json": (sudoku(grid=["." * 9] * 6), "grid"),
     "sudoku-solo-bad.txt": ("3x3:zz!!", "neither JSON nor a puzzle ID"),
     "sudoku-solution.json": (sudoku(solution=["1" * 9]), "solution"),
+    # siteswap
+    "siteswap-grid-type.json": ('{"family": "siteswap", "grid": 5}', "grid"),
+    "siteswap-throw.json": (family("siteswap", grid=["4!", ".."]), "grid"),
+    "siteswap-throws-range.json": (
+        family("siteswap", grid=["..", ".."], rules={"throws": [5, 1]}),
+        "throws",
+    ),
+    # pair place
+    "pairplace-grid-type.json": ('{"family": "pairplace", "grid": 5}', "grid"),
+    "pairplace-odd.json": (family("pairplace", header="ABC", grid=["...", "..."]), "header"),
+    "pairplace-own-letter.json": (
+        family("pairplace", header="ABCD", grid=["A...", "....", "...."]),
+        "A",
+    ),
+    # path
+    "path-door-inside.json": (path(doors=[[1, 1, "N"], [0, 0, "N"]]), "doors[0]"),
+    "path-negative-clue.json": (path(row_clues=[1, -2, 1, 1]), "row_clues[1]"),
+    "path-large-clue.json": (path(col_clues=[1, 1, 1, 9]), "col_clues[3]"),
+    "path-clue-count.json": (path(row_clues=[1, 1]), "row_clues"),
+    "path-one-door.json": (path(doors=[[0, 0, "N"]]), "doors"),
 }
 
 
