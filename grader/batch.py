@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.errors import InputError, UsageError
+from grader.exact import solver_interrupted
 from grader.family import Puzzle
 from grader.grading import GradeOptions
 
@@ -130,6 +131,8 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
         result = grade(puzzle, options)
         report = result.to_dict()
     except Exception as error:  # one puzzle must not sink a batch: report it in its row
+        if solver_interrupted(error):
+            raise KeyboardInterrupt from None
         row["error"] = f"internal error: {type(error).__name__}: {error}"
         return row
     rows, cols = report["size"]
@@ -240,12 +243,20 @@ class _LocalPool:
             self.executor.shutdown(wait=True)
             return
         processes = list(getattr(self.executor, "_processes", {}).values())
+        manager = getattr(self.executor, "_executor_manager_thread", None)
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # a chunk may be long: do not wait for it
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join(timeout=5)
+        # The pool's exit hook would then write to the pipe of its manager thread, which may
+        # be closed by now (an OSError traceback at exit): let the thread end, and forget it.
+        from concurrent.futures import process as pool_internals
+
+        if manager is not None:
+            manager.join(timeout=5)
+            getattr(pool_internals, "_threads_wakeups", {}).pop(manager, None)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -105,6 +105,12 @@ class SearchTimeout(Exception):
     """The exact search ran out of time."""
 
 
+def solver_interrupted(error: BaseException) -> bool:
+    """Whether an error raised by PySAT is its report of Ctrl-C caught inside the solver
+    (PySAT gives it no class of its own)."""
+    return "keyboard interrupt" in str(error).lower()
+
+
 class ExactSearch:
     """A reusable SAT solver for one model key."""
 
@@ -172,9 +178,20 @@ class ExactSearch:
         return self.solve(state, [self.cnf.lit(var, value)]) is not None
 
     def _solve(self, assumptions: list[int], deadline: float | None) -> bool:
+        try:
+            return self._solve_once(assumptions, deadline)
+        except Exception as error:
+            if solver_interrupted(error):
+                raise KeyboardInterrupt from None
+            raise
+
+    def _solve_once(self, assumptions: list[int], deadline: float | None) -> bool:
         self.calls += 1
         if deadline is None:
-            return bool(self.solver.solve(assumptions=assumptions))
+            result = self.solver.solve(assumptions=assumptions)
+            if result is None:  # PySAT catches Ctrl-C inside the solver and answers None
+                raise KeyboardInterrupt
+            return bool(result)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise SearchTimeout
@@ -186,6 +203,8 @@ class ExactSearch:
             timer.cancel()
             self.solver.clear_interrupt()
         if result is None:
+            if time.monotonic() < deadline:
+                raise KeyboardInterrupt  # not our timer: Ctrl-C inside the solver
             raise SearchTimeout
         return bool(result)
 
