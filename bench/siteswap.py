@@ -11,11 +11,13 @@ The shared examples are read from ../shared/data/siteswap_examples.json when pre
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
+import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from grader.costs import choose
 from grader.engine import Engine
@@ -23,43 +25,17 @@ from grader.exact import count_solutions
 from grader.generator import Generator, Request
 from grader.loading import puzzle_from_dict
 from rules.siteswap import repetition
-
-
-def shared_file() -> Path | None:
-    for parent in Path(__file__).resolve().parents:
-        path = parent / "shared" / "data" / "siteswap_examples.json"
-        if path.exists():
-            return path
-    return None
-
-
-def convert(entry: dict) -> dict:
-    text = entry["rules"]
-    rules: dict = {"throws": entry["throw_range"]}
-    if text.startswith(("complex", "2006")):
-        rules.update(nontrivial=True, distinct=True)
-    elif text.startswith("simple"):
-        rules.update(nontrivial=True)
-    else:
-        rules.update(latin=True, boxes=True)
-    return {
-        "family": "siteswap",
-        "id": entry["id"],
-        "size": [entry["rows"], entry["cols"]],
-        "rules": rules,
-        "grid": entry.get("puzzle") or entry["solution"],
-        "solution": entry["solution"],
-    }
+from shared_sets import SHARED_DATA, siteswap_examples
 
 
 def examples(budget: float) -> None:
-    path = shared_file()
-    if path is None:
-        print("shared/data/siteswap_examples.json not found: skipped")
+    path = SHARED_DATA / "siteswap_examples.json"
+    if not path.exists():
+        print(f"{path} not found: skipped")
         return
     print(f"shared examples, {budget:g} s of techniques each")
-    for entry in json.loads(path.read_text())["puzzles"]:
-        puzzle = puzzle_from_dict(convert(entry), str(path), entry["id"])
+    for entry, data in siteswap_examples(path):
+        puzzle = puzzle_from_dict(data, str(path), entry["id"])
         started = time.monotonic()
         count, found = count_solutions(puzzle.model, puzzle.givens)
         exact = time.monotonic() - started

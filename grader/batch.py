@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.errors import InputError, UsageError
-from grader.exact import solver_interrupted
 from grader.family import Puzzle
 from grader.grading import GradeOptions
 
@@ -131,8 +130,6 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
         result = grade(puzzle, options)
         report = result.to_dict()
     except Exception as error:  # one puzzle must not sink a batch: report it in its row
-        if solver_interrupted(error):
-            raise KeyboardInterrupt from None
         row["error"] = f"internal error: {type(error).__name__}: {error}"
         return row
     rows, cols = report["size"]

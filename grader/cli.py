@@ -15,7 +15,6 @@ import typer
 from rich.console import Console
 
 from grader.errors import FieldProblem, InputError, UsageError
-from grader.exact import solver_interrupted
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_CODES = (
@@ -919,9 +918,6 @@ def _main(app: typer.Typer, prog: str) -> None:
     except BrokenPipeError:
         code = EXIT_OK
     except Exception as error:
-        if solver_interrupted(error):  # Ctrl-C caught inside the SAT solver
-            err.print("interrupted")
-            sys.exit(130)
         code = _framework_exit(error)
         if code is None:  # the last line of defence: one line unless --debug
             if debug:

@@ -9,11 +9,10 @@ search (:meth:`Constraint.prune`) and how to encode itself for the exact search
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from grader.lines import LineRule
-from grader.model import State, is_single, single_value, values_of
+from grader.model import State, is_single, masks_reader, single_value, values_of
 
 if TYPE_CHECKING:
     from grader.exact import CnfBuilder
@@ -39,6 +38,12 @@ class Constraint:
         """Domain filtering for the plain search (sound, not necessarily complete)."""
         return [] if self.check(state) is None else None
 
+    def pruned_to(self, state: State, support: Sequence[int] | None) -> Pruned:
+        """The pruning that per-cell supports give (None: no completion)."""
+        if support is None:
+            return None
+        return [(v, m) for v, m in zip(self.vars, support, strict=True) if m != state[v]]
+
     def encode(self, cnf: CnfBuilder) -> None:
         raise NotImplementedError
 
@@ -58,7 +63,7 @@ class Line(Constraint):
     def __init__(self, variables: Sequence[int], label: str, rule: LineRule) -> None:
         super().__init__(variables, label)
         self.rule = rule
-        self.read = itemgetter(*self.vars) if len(self.vars) > 1 else lambda s: (s[self.vars[0]],)
+        self.read = masks_reader(self.vars)
         """``read(state)``: the line's masks as a tuple (one C-level call)."""
 
     def masks(self, state: State) -> list[int]:
@@ -72,10 +77,7 @@ class Line(Constraint):
         return self.rule.violation(self.masks(state))
 
     def prune(self, state: State) -> Pruned:
-        support = self.supports(state)
-        if support is None:
-            return None
-        return [(v, m) for v, m in zip(self.vars, support, strict=True) if m != state[v]]
+        return self.pruned_to(state, self.supports(state))
 
     def encode(self, cnf: CnfBuilder) -> None:
         self.rule.encode(cnf, self.vars)

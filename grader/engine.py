@@ -33,6 +33,11 @@ class Run:
     def solved(self) -> bool:
         return self.status == "solved"
 
+    @property
+    def hardest(self) -> float:
+        """The cost of the hardest step (0 without steps)."""
+        return max((s.cost for s in self.steps), default=0.0)
+
 
 @dataclass
 class Plan:

@@ -105,10 +105,24 @@ class SearchTimeout(Exception):
     """The exact search ran out of time."""
 
 
-def solver_interrupted(error: BaseException) -> bool:
-    """Whether an error raised by PySAT is its report of Ctrl-C caught inside the solver
-    (PySAT gives it no class of its own)."""
-    return "keyboard interrupt" in str(error).lower()
+def pysat_call(call: Callable[[], bool | None]) -> bool | None:
+    """A PySAT solve, with Ctrl-C caught inside the solver raised as KeyboardInterrupt (PySAT
+    reports it as an error of no class of its own)."""
+    try:
+        return call()
+    except Exception as error:
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+def sat_solve(solver: Solver, assumptions: Sequence[int] = ()) -> bool:
+    """``solver.solve`` that never mistakes an interrupted call (PySAT answers None) for
+    unsatisfiable."""
+    result = pysat_call(lambda: solver.solve(assumptions=assumptions))
+    if result is None:
+        raise KeyboardInterrupt
+    return result
 
 
 class ExactSearch:
@@ -178,27 +192,18 @@ class ExactSearch:
         return self.solve(state, [self.cnf.lit(var, value)]) is not None
 
     def _solve(self, assumptions: list[int], deadline: float | None) -> bool:
-        try:
-            return self._solve_once(assumptions, deadline)
-        except Exception as error:
-            if solver_interrupted(error):
-                raise KeyboardInterrupt from None
-            raise
-
-    def _solve_once(self, assumptions: list[int], deadline: float | None) -> bool:
         self.calls += 1
         if deadline is None:
-            result = self.solver.solve(assumptions=assumptions)
-            if result is None:  # PySAT catches Ctrl-C inside the solver and answers None
-                raise KeyboardInterrupt
-            return bool(result)
+            return sat_solve(self.solver, assumptions)
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise SearchTimeout
         timer = threading.Timer(remaining, self.solver.interrupt)
         timer.start()
         try:
-            result = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            result = pysat_call(
+                lambda: self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            )
         finally:
             timer.cancel()
             self.solver.clear_interrupt()

@@ -187,25 +187,24 @@ class Generator:
         elif self.request.level in self.family.levels:
             level = self.request.level
         else:  # a band of a numeric scale: the level its hardest step falls in
-            hardest = max((s.cost for s in run.steps), default=0.0)
-            level = self.family.level_of_cost(hardest) or self.request.level
+            level = self.family.level_of_cost(run.hardest) or self.request.level
         return self._result(model, givens, solution, run, level)
 
-    def _engine(
-        self, model: Model, techniques: Sequence[Technique], solution: list[int] | None = None
-    ) -> Engine:
+    def _engine(self, model: Model, techniques: Sequence[Technique], solution: list[int]) -> Engine:
         """An engine for the puzzle being built. Its solution is known, so lookahead need not
         try the solution's values (they never lead to a contradiction): same steps, faster."""
-        known = [solution] if solution is not None else []
         return Engine(
-            model, techniques, deadline=self.deadline, solutions=known, unique=False, verify=False
+            model,
+            techniques,
+            deadline=self.deadline,
+            solutions=[solution],
+            unique=False,
+            verify=False,
         )
 
-    def _meets_floor(
-        self, model: Model, givens: State, run: Run, solution: list[int] | None = None
-    ) -> bool:
+    def _meets_floor(self, model: Model, givens: State, run: Run, solution: list[int]) -> bool:
         target = self.target
-        hardest = max((s.cost for s in run.steps), default=0.0)
+        hardest = run.hardest
         if target.min_difficulty is not None and (
             not run.solved or hardest < target.min_difficulty - 1e-9
         ):
@@ -234,7 +233,7 @@ class Generator:
         data = family.to_data(model, givens)
         if "solution" in family.schema.model_fields:
             data["solution"] = family.format_grid(model, [1 << v for v in solution])
-        difficulty = max((s.cost for s in run.steps), default=0.0)
+        difficulty = run.hardest
         effort = round(sum(s.cost for s in run.steps), 2)
         data["meta"] = {
             "level": level,
@@ -267,10 +266,11 @@ class Hints:
         solution: list[int],
         extras: list[Any],
         rng: random.Random,
-        template: Model | None = None,
+        template: Model,
     ) -> None:
         self.gen = gen
-        self.template = gen.template if template is None else template
+        self.template = template
+        """The empty model of this attempt (see :meth:`Family.solution_model`)."""
         self.family = gen.family
         self.solution = solution
         self.extras = extras
@@ -329,10 +329,12 @@ class Hints:
 class DeducibleHints(Hints):
     """Hint insertion and reduction under the level's techniques."""
 
+    def engine(self) -> Engine:
+        """An engine with the level's techniques over the current model."""
+        return self.gen._engine(self.model, self.gen.target.cap, self.solution)
+
     def holds(self) -> bool:
-        return (
-            self.gen._engine(self.model, self.gen.target.cap, self.solution).run(self.givens).solved
-        )
+        return self.engine().run(self.givens).solved
 
     def reduce(self) -> None:
         """Reduction by halving: a given can go when propagation from all the other current
@@ -346,7 +348,7 @@ class DeducibleHints(Hints):
             return
         cells = [v for v, m in enumerate(self.givens) if is_single(m)]
         self.rng.shuffle(cells)
-        engine = self.gen._engine(self.model, self.gen.target.cap, self.solution)
+        engine = self.engine()
         empty = list(self.givens)
         for var in cells:
             empty[var] = self.model.variables[var].domain
@@ -376,7 +378,7 @@ class DeducibleHints(Hints):
         return engine.run(state, changed=cells)
 
     def insert(self) -> bool:
-        engine = self.gen._engine(self.model, self.gen.target.cap, self.solution)
+        engine = self.engine()
         run = engine.run(self.givens)
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
@@ -385,7 +387,7 @@ class DeducibleHints(Hints):
             if self._use_extra():
                 extra = self._random_extra()
                 self._set_extras([*self.chosen, extra])
-                engine = self.gen._engine(self.model, self.gen.target.cap, self.solution)
+                engine = self.engine()
                 run = engine.run(state)
                 continue
             if not self.family.cell_hints:
@@ -403,7 +405,7 @@ class DeducibleHints(Hints):
         if not self.family.cell_hints:
             return False
         for _ in range(len(self.givens)):
-            run = self.gen._engine(self.model, self.gen.target.cap, self.solution).run(self.givens)
+            run = self.engine().run(self.givens)
             if run.solved:
                 return True
             open_vars = [v for v, m in enumerate(run.state) if not is_single(m)]

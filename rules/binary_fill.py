@@ -17,6 +17,8 @@ from functools import cache
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
+from grader.exact import sat_solve
+
 SLACK = 2
 STRIP = 10
 ColumnState = tuple[int, int, int]
@@ -144,10 +146,7 @@ def solve_strip(top: list[list[int]], height: int, width: int) -> list[list[int]
         top_id = max(top_id, card.nv)
         clauses += card.clauses
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
-        result = solver.solve()
-        if result is None:  # PySAT catches Ctrl-C inside the solver and answers None
-            raise KeyboardInterrupt
-        if not result:
+        if not sat_solve(solver):
             return None
         true = {lit for lit in solver.get_model() if lit > 0}
     return [[1 if x[r][c] in true else 0 for c in range(width)] for r in range(m)]

@@ -218,10 +218,7 @@ class PairRow(Constraint):
         return None
 
     def prune(self, state: State) -> Pruned:
-        support = self.supports(state)
-        if support is None:
-            return None
-        return [(v, m) for v, m in zip(self.vars, support, strict=True) if m != state[v]]
+        return self.pruned_to(state, self.supports(state))
 
     def encode(self, cnf: CnfBuilder) -> None:
         for i, var in enumerate(self.vars):

@@ -21,6 +21,7 @@ from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.symmetry import board_transforms
 from grader.techniques import Guess
+from rules.binairo import PuzzleFileBase
 from rules.path_model import (
     BOTH,
     OFF,
@@ -71,20 +72,13 @@ class DoorObject(BaseModel):
     side: str
 
 
-class PathFile(BaseModel):
+class PathFile(PuzzleFileBase):
     """A Path Puzzles file. ``doors`` are ``[row, col, side]`` (or ``{"row", "col", "side"}``)
     with side N, S, E or W; ``holes`` are cells cut out of the room; ``walls`` are inner walls
     ``[r1, c1, r2, c2]`` between neighbours. ``solution`` draws the path with ``│─┌┐└┘`` and
     ``-`` for empty cells; ``solution_path`` lists its cells from door to door."""
 
-    model_config = ConfigDict(extra="forbid")
     family: Literal["path"]
-    id: str | int | None = None
-    name: str | None = None
-    source: str | None = None
-    author: str | None = None
-    notes: str | None = None
-    meta: dict[str, Any] | None = None
     size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
     rows: int | None = None
     cols: int | None = None

@@ -31,7 +31,7 @@ from grader.model import Model, State, Variable, cell_name, is_single, single_va
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead
-from grader.techniques.line_enumeration import consistent, distinct_groups
+from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
 from rules.binairo import PuzzleFileBase
 from rules.siteswap_runs import SiteswapRule, claimed_sites, site_mask, site_masks
 
@@ -575,10 +575,7 @@ class DistinctRuns(RunTechnique):
     )
 
     def scope(self, constraint: Constraint, model: Model) -> Iterable[int]:
-        out = set(constraint.vars)
-        for group, _ in distinct_groups(model).get(constraint.vars, ()):
-            out.update(group.vars)
-        return out
+        return line_scope(constraint, model)
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)

@@ -48,3 +48,30 @@ def binairo_external(
                 "rules": {"unique_lines": row["unique_rows_rule"]},
             },
         )
+
+
+def siteswap_examples(
+    path: Path = SHARED_DATA / "siteswap_examples.json",
+) -> Iterator[tuple[dict, dict]]:
+    """(entry of the file, puzzle dict) for each shared siteswap puzzle; the rules are named in
+    the entry's ``rules`` text."""
+    for entry in json.loads(path.read_text())["puzzles"]:
+        text = entry["rules"]
+        rules: dict = {"throws": entry["throw_range"]}
+        if text.startswith(("complex", "2006")):
+            rules.update(nontrivial=True, distinct=True)
+        elif text.startswith("simple"):
+            rules.update(nontrivial=True)
+        else:
+            rules.update(latin=True, boxes=True)
+        yield (
+            entry,
+            {
+                "family": "siteswap",
+                "id": entry["id"],
+                "size": [entry["rows"], entry["cols"]],
+                "rules": rules,
+                "grid": entry.get("puzzle") or entry["solution"],
+                "solution": entry["solution"],
+            },
+        )

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES, SHARED_DATA, make
+from conftest import EXAMPLES, make, shared
 from grader import grade
 from grader.backtrack import count_plain
 from grader.costs import choose
@@ -63,11 +63,7 @@ def circle_method(n: int) -> list[str]:
 
 
 def shared_examples() -> Path:
-    for base in (SHARED_DATA, Path(__file__).resolve().parents[3] / "shared" / "data"):
-        path = base / "pair_place_examples.json"
-        if path.exists():
-            return path
-    pytest.skip("pair_place_examples.json is not available")
+    return shared("pair_place_examples.json")
 
 
 # -- files -------------------------------------------------------------------------------------
@@ -537,7 +533,9 @@ def test_puzzles_made_from_the_shared_solutions_are_unique_and_deducible():
     for index, puzzle in enumerate(load(str(path))):
         n = puzzle.model.cols
         generator = Generator(Request("pairplace", (n, n), "easy", seed=index))
-        hints = DeducibleHints(generator, list(puzzle.solution), [], random.Random(index))
+        hints = DeducibleHints(
+            generator, list(puzzle.solution), [], random.Random(index), generator.template
+        )
         assert hints.insert()
         hints.reduce()
         assert count_solutions(puzzle.model, hints.givens)[0] == 1

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, make
+from conftest import make, shared
 from grader.costs import choose
 from grader.engine import Engine
 from grader.errors import InputError
@@ -41,11 +41,7 @@ EXAMPLES_FILE = "path_puzzles_examples.json"
 
 
 def shared_examples() -> Path:
-    for base in (ROOT.parent, ROOT.parent.parent):
-        path = base / "shared" / "data" / EXAMPLES_FILE
-        if path.exists():
-            return path
-    pytest.skip(f"{EXAMPLES_FILE} is not available")
+    return shared(EXAMPLES_FILE)
 
 
 def puzzle(size, doors, rows=None, cols=None, **extra):

@@ -9,7 +9,6 @@ import random
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,6 +26,7 @@ from grader.grading import grade
 from grader.lines import LineRule
 from rules.siteswap import ALPHABET, FAMILY, repetition
 from rules.siteswap_runs import SiteswapRule
+from shared_sets import siteswap_examples
 from soundness import assert_sound_run
 
 # -- the rule --------------------------------------------------------------------------------
@@ -198,38 +198,8 @@ def test_sat_count_agrees_with_plain_search(rules):
 # -- the shared examples ---------------------------------------------------------------------
 
 
-def convert(entry: dict) -> dict:
-    """A shared-data entry as a puzzle file of ours (rules named in its ``rules`` text)."""
-    text = entry["rules"]
-    rules: dict = {"throws": entry["throw_range"]}
-    if text.startswith(("complex", "2006")):
-        rules.update(nontrivial=True, distinct=True)
-    elif text.startswith("simple"):
-        rules.update(nontrivial=True)
-    else:
-        rules.update(latin=True, boxes=True)
-    return {
-        "family": "siteswap",
-        "id": entry["id"],
-        "size": [entry["rows"], entry["cols"]],
-        "rules": rules,
-        "grid": entry.get("puzzle") or entry["solution"],
-        "solution": entry["solution"],
-    }
-
-
-def shared_file() -> Path:
-    """shared/data/siteswap_examples.json beside the checkout (or a worktree's parents)."""
-    for parent in Path(__file__).resolve().parents:
-        path = parent / "shared" / "data" / "siteswap_examples.json"
-        if path.exists():
-            return path
-    return shared("siteswap_examples.json")  # skips
-
-
 def shared_puzzles() -> list[dict]:
-    data = json.loads(shared_file().read_text())
-    return [convert(entry) for entry in data["puzzles"]]
+    return [data for _, data in siteswap_examples(shared("siteswap_examples.json"))]
 
 
 def test_shared_examples_are_unique_with_their_solution():

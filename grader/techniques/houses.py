@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import reduce
 from itertools import combinations
-from operator import itemgetter, or_
+from operator import or_
 
 from grader.constraints import AllDifferent, Constraint
 from grader.explain import Explainer
-from grader.model import Model, State, is_single, single_value, values_of
+from grader.model import Model, State, is_single, masks_reader, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 
@@ -117,16 +117,10 @@ def houses_of(model: Model) -> Houses:
         peers=tuple(peers),
         crossings=tuple(crossings),
         values=values,
-        read_peers=tuple(_reader(p) for p in peers),
+        read_peers=tuple(masks_reader(p) for p in peers),
     )
     model.memo["houses"] = result
     return result
-
-
-def _reader(cells: tuple[int, ...]) -> Callable[[State], tuple[int, ...]]:
-    if len(cells) >= 2:
-        return itemgetter(*cells)
-    return lambda state: tuple(state[v] for v in cells)
 
 
 class HouseTechnique(Technique):

@@ -28,6 +28,15 @@ def consistent(values: Sequence[int], masks: Sequence[int]) -> bool:
     return all(m >> v & 1 for v, m in zip(values, masks, strict=True))
 
 
+def line_scope(constraint: Constraint, model: Model) -> set[int]:
+    """The cells whose changes a line technique must see: the line's own and, with distinct
+    lines, those of the lines it must differ from."""
+    out = set(constraint.vars)
+    for group, _ in distinct_groups(model).get(constraint.vars, ()):
+        out.update(group.vars)
+    return out
+
+
 class LineEnumeration(Technique):
     name = "line-enumeration"
     title = "Single-line enumeration"
@@ -39,10 +48,7 @@ class LineEnumeration(Technique):
     kinds = ("line",)
 
     def scope(self, constraint: Constraint, model: Model) -> Iterable[int]:
-        out = set(constraint.vars)
-        for group, _ in distinct_groups(model).get(constraint.vars, ()):
-            out.update(group.vars)
-        return out
+        return line_scope(constraint, model)
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
