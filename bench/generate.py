@@ -18,23 +18,26 @@ import time
 from grader.generator import Generator, Request
 
 
-def timed(request: Request) -> tuple[list[float], int, str | None]:
+def timed(request: Request) -> tuple[list[float], list[float], int, str | None]:
+    """Wall-clock and CPU seconds per puzzle (CPU time is what a busy machine does not inflate)."""
     generator = Generator(request)
-    times = []
-    started = time.monotonic()
+    times, cpu_times = [], []
+    started, cpu_started = time.monotonic(), time.process_time()
     for _ in generator.puzzles():
-        now = time.monotonic()
+        now, cpu_now = time.monotonic(), time.process_time()
         times.append(now - started)
-        started = now
-    return times, generator.attempts, generator.gave_up
+        cpu_times.append(cpu_now - cpu_started)
+        started, cpu_started = now, cpu_now
+    return times, cpu_times, generator.attempts, generator.gave_up
 
 
 def row(label: str, request: Request) -> None:
-    times, attempts, gave_up = timed(request)
+    times, cpu_times, attempts, gave_up = timed(request)
     median = statistics.median(times) if times else float("nan")
+    cpu = statistics.median(cpu_times) if cpu_times else float("nan")
     note = f"  ({gave_up})" if gave_up else ""
     print(
-        f"{label:<34} {len(times):>3} puzzles  median {median:8.3f} s  "
+        f"{label:<34} {len(times):>3} puzzles  median {median:8.3f} s  cpu {cpu:8.3f} s  "
         f"max {max(times, default=0):8.3f} s  attempts {attempts}{note}",
         flush=True,
     )
