@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-import networkx as nx
-
 from grader.constraints import Constraint
 from grader.explain import Explainer, number_word
+from grader.graphs import biconnected_blocks, component_of, components
 from grader.model import Model, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
@@ -282,7 +281,12 @@ def door_node(var: int) -> tuple[str, int]:
     return ("door", var)
 
 
-def possible_graph(geo: Geometry, state: Sequence[int], outside: bool = False) -> nx.Graph:
+Graph = dict[object, dict[object, int]]
+"""An adjacency dict: node -> {neighbour: the variable of the edge between them (-1 for the
+links to the outside)}."""
+
+
+def possible_graph(geo: Geometry, state: Sequence[int], outside: bool = False) -> Graph:
     """Cells that may be on the path and door nodes, joined by edges the path may cross.
 
     With ``outside``, every door node is also joined to one node for the world outside. The
@@ -298,22 +302,21 @@ def possible_graph(geo: Geometry, state: Sequence[int], outside: bool = False) -
     return graph
 
 
-def _build_graph(geo: Geometry, state: Sequence[int], outside: bool) -> nx.Graph:
-    cells = {cell for cell in geo.cells if state[geo.cell_var[cell]] & ON}
-    edges = []
+def _build_graph(geo: Geometry, state: Sequence[int], outside: bool) -> Graph:
+    graph: Graph = {cell: {} for cell in geo.cells if state[geo.cell_var[cell]] & ON}
     for edge in geo.edges:
-        if not state[edge.var] & ON or edge.a not in cells:
+        if not state[edge.var] & ON or edge.a not in graph:
             continue
         if edge.b is None:
             node = door_node(edge.var)
-            edges.append((edge.a, node, {"var": edge.var}))
+            graph[edge.a][node] = edge.var
+            graph[node] = {edge.a: edge.var}
             if outside:
-                edges.append((node, OUTSIDE, {}))
-        elif edge.b in cells:
-            edges.append((edge.a, edge.b, {"var": edge.var}))
-    graph = nx.Graph()
-    graph.add_nodes_from(cells)
-    graph.add_edges_from(edges)
+                graph[node][OUTSIDE] = -1
+                graph.setdefault(OUTSIDE, {})[node] = -1
+        elif edge.b in graph:
+            graph[edge.a][edge.b] = edge.var
+            graph[edge.b][edge.a] = edge.var
     return graph
 
 
@@ -357,7 +360,7 @@ class Reachability(Technique):
         state = ctx.state
         graph = possible_graph(geo, state)
         needed = required(geo, state)
-        for component in nx.connected_components(graph):
+        for component in components(graph):
             doors = sum(1 for n in component if is_door(n))
             holds = [n for n in needed if n in component]
             if holds and (len(holds) < len(needed) or doors < 2):
@@ -386,30 +389,38 @@ class Reachability(Technique):
 
 
 def separates(
-    graph: nx.Graph,
+    adj: Graph,
+    doors: set[object],
     needed: list[object],
     skip_node: object = None,
     skip_edge: tuple[object, object] | None = None,
 ) -> bool:
     """Whether, without ``skip_node`` (or ``skip_edge``), the path could no longer link every
-    needed node and two doors (a search over the graph's adjacency)."""
-    adj = graph.adj
+    needed node and two of the ``doors`` (a search over the adjacency ``adj``, stopping as soon
+    as everything needed is reached)."""
     start = needed[0]
+    missing = set(needed) - {start}
+    found = 1 if start in doors else 0
+    if not missing and found >= 2:
+        return False
+    a, b = skip_edge if skip_edge is not None else (None, None)
     seen = {start}
     stack = [start]
-    cut = set(skip_edge) if skip_edge is not None else None
     while stack:
         node = stack.pop()
         for other in adj[node]:
             if other == skip_node or other in seen:
                 continue
-            if cut is not None and node in cut and other in cut:
+            if (node == a and other == b) or (node == b and other == a):
                 continue
             seen.add(other)
             stack.append(other)
-    if any(n not in seen for n in needed):
-        return True
-    return sum(1 for n in seen if is_door(n)) < 2
+            missing.discard(other)
+            if other in doors:
+                found += 1
+            if not missing and found >= 2:
+                return False
+    return True
 
 
 class CutCells(Technique):
@@ -429,26 +440,25 @@ class CutCells(Technique):
         graph = possible_graph(geo, state)
         if needed[0] not in graph:
             return
-        component = nx.node_connected_component(graph, needed[0])
-        blocks = [
-            block for block in nx.biconnected_component_edges(graph) if block[0][0] in component
-        ]
+        component = component_of(graph, needed[0])
+        blocks = [block for block in biconnected_blocks(graph) if block[0][0] in component]
         seen_in: dict[object, int] = {}
         for block in blocks:
             for node in {n for edge in block for n in edge}:
                 seen_in[node] = seen_in.get(node, 0) + 1
+        doors = {node for node in component if is_door(node)}
         placements = []
         for node, count in seen_in.items():  # in two blocks or more: an articulation point
             if count < 2 or is_door(node) or state[geo.cell_var[node]] != BOTH:
                 continue
-            if separates(graph, needed, skip_node=node):
+            if separates(graph, doors, needed, skip_node=node):
                 placements.append((geo.cell_var[node], 1))
         for block in blocks:  # a block of one edge: a bridge
             if len(block) != 1:
                 continue
             a, b = block[0]
-            var = graph.edges[a, b]["var"]
-            if state[var] == BOTH and separates(graph, needed, skip_edge=(a, b)):
+            var = graph[a][b]
+            if state[var] == BOTH and separates(graph, doors, needed, skip_edge=(a, b)):
                 placements.append((var, 1))
         if placements:
             yield self.make(placements=placements, cells=[node_var(geo, n) for n in needed])
@@ -478,16 +488,16 @@ class Pocket(Technique):
         needed = [*required(geo, state), OUTSIDE]
         allowed_nodes: set = set()
         allowed_vars: set[int] = set()
-        for block in nx.biconnected_component_edges(graph):
+        for block in biconnected_blocks(graph):
             nodes = {n for edge in block for n in edge}
             if len(nodes) < 3 or any(n not in nodes for n in needed):
                 continue
             allowed_nodes |= nodes
-            allowed_vars |= {graph.edges[e].get("var", -1) for e in block}
+            allowed_vars |= {graph[a][b] for a, b in block}
         if not allowed_nodes:
             yield self.make(contradiction="no circuit through the doors holds every path cell")
             return
-        out = removals(geo, state, set(graph.nodes) - allowed_nodes - {OUTSIDE})
+        out = removals(geo, state, set(graph) - allowed_nodes - {OUTSIDE})
         out += [
             (e.var, 1)
             for e in geo.edges
