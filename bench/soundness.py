@@ -4,22 +4,29 @@
     python bench/soundness.py --states 2000      # a quick look
     python bench/soundness.py --family sudoku --states 5000
 
+    python bench/soundness.py --family path --workers 2 --minutes 30
+
 A random partial puzzle is a random solution with a random share of its cells revealed (and of
-the family's other hints: signs, clues), plus random wrong candidates crossed out. The engine
-runs every technique of the family (guessing excluded; depth-2 lookahead only on boards of at
-most 36 cells) from there; each step's pre-state counts
-as one state, and every value the step removes is asked of the SAT solver: if some solution of
-that state still has the value, the step is unsound. Prints, per family, the states and steps
-checked, the unsound steps (must be 0) and the states per second.
+the family's other hints: signs, clues), plus random wrong candidates crossed out; each random
+solution gives ``--per-solution`` of them. The engine runs every technique of the family from
+there (guessing excluded; lookaheads only as deep as the board's case allows, see ``CASES``);
+each step's pre-state counts as one state, and every value the step removes is asked of the SAT
+solver: if some solution of that state still has the value, the step is unsound. Prints, per
+family, the states checked, the values removed, the unsound steps (must be 0), the states per
+second of one process, the wall-clock minutes and the steps checked per technique.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 
 from grader.costs import choose
 from grader.engine import Engine, apply_step
@@ -28,26 +35,47 @@ from grader.model import Model, State, values_of
 from grader.registry import families
 from grader.techniques import Guess
 
-CASES: list[tuple[str, tuple[int, int], dict]] = [
-    ("binairo", (6, 6), {}),
-    ("binairo", (8, 8), {"unique_lines": True}),
-    ("binairo", (10, 10), {}),
-    ("tango", (6, 6), {}),
-    ("sudoku", (4, 4), {}),
-    ("sudoku", (6, 6), {}),
-    ("sudoku", (9, 9), {}),
-    ("siteswap", (3, 4), {"nontrivial": True, "distinct": True}),
-    ("siteswap", (4, 4), {}),
-    ("siteswap", (9, 9), {"latin": True, "boxes": True}),
-    ("pairplace", (6, 6), {}),
-    ("pairplace", (8, 8), {}),
-    ("path", (6, 6), {}),
-    ("path", (8, 8), {}),
+
+@dataclass(frozen=True)
+class Case:
+    """A board to draw random partial states on.
+
+    ``depth`` is the deepest lookahead checked there (0: none): a lookahead step is built from
+    the cheaper techniques' steps, all checked everywhere, and one scan on a large board takes
+    seconds, so the deep ones run on the small boards. ``weight`` is the case's share of the
+    family's states.
+    """
+
+    family: str
+    size: tuple[int, int]
+    options: dict = field(default_factory=dict)
+    depth: int = 3
+    weight: float = 1.0
+
+
+CASES: list[Case] = [
+    Case("binairo", (6, 6)),
+    Case("binairo", (8, 8), {"unique_lines": True}, depth=1),
+    Case("binairo", (10, 10), depth=1),
+    Case("tango", (6, 6)),
+    Case("sudoku", (4, 4)),
+    Case("sudoku", (6, 6)),
+    Case("sudoku", (9, 9), depth=1),
+    Case("siteswap", (3, 4), {"nontrivial": True, "distinct": True}, depth=1, weight=0.5),
+    Case("siteswap", (4, 4), depth=1, weight=0.5),
+    Case("siteswap", (4, 5), {"nontrivial": True, "distinct": True}, depth=0),
+    Case("siteswap", (5, 5), depth=0, weight=0.5),
+    Case("siteswap", (6, 6), {"latin": True, "boxes": True}, depth=0),
+    Case("siteswap", (9, 9), {"latin": True, "boxes": True}, depth=0),
+    Case("pairplace", (6, 6)),
+    Case("pairplace", (8, 8), depth=1),
+    Case("path", (4, 4), depth=1, weight=0.5),
+    Case("path", (5, 5), depth=1, weight=0.5),
+    Case("path", (6, 6), depth=0),
+    Case("path", (8, 8), depth=0),
 ]
 
-DEEP = {"lookahead-2", "lookahead-3"}
-"""Techniques checked on boards of at most 36 cells only: on larger ones a single scan takes
-seconds (they are built from the same steps as the techniques checked everywhere)."""
+LOOKAHEAD_DEPTH = {"lookahead-1": 1, "lookahead-2": 2, "lookahead-3": 3}
 
 
 @dataclass
@@ -57,72 +85,94 @@ class Tally:
     removals: int = 0
     unsound: int = 0
     seconds: float = 0.0
+    steps: Counter = field(default_factory=Counter)
+
+    def add(self, other: Tally) -> None:
+        self.puzzles += other.puzzles
+        self.states += other.states
+        self.removals += other.removals
+        self.unsound += other.unsound
+        self.seconds += other.seconds
+        self.steps.update(other.steps)
 
 
-def random_partial(
-    family, template: Model, rng: random.Random
-) -> tuple[Model, State, list[int]] | None:
-    """A random partial puzzle that the solution satisfies (model, state, solution)."""
+def random_partials(
+    family, template: Model, rng: random.Random, count: int
+) -> Iterator[tuple[Model, State]]:
+    """``count`` random partial puzzles that one random solution satisfies (model, state)."""
     try:
         solution = family.random_solution(template, rng)
     except Exception:  # a family without random solutions for this size
-        return None
-    share = rng.uniform(0.05, 0.6)
-    hints = [h for h in family.extra_hints(template, solution) if rng.random() < share / 2]
-    model = family.with_hints(template, hints) if hints else template
-    state = list(model.initial_state())
-    if family.cell_hints:
-        for var, value in enumerate(solution):
-            if rng.random() < share:
-                state[var] = 1 << value
-            elif rng.random() < share:  # cross out some wrong candidates
-                wrong = [x for x in values_of(state[var]) if x != value]
-                for x in rng.sample(wrong, rng.randint(0, len(wrong))):
-                    state[var] &= ~(1 << x)
-    return model, family.start_state(model, state), solution
+        return
+    extra = family.extra_hints(template, solution)
+    for _ in range(count):
+        share = rng.uniform(0.05, 0.6)
+        hints = [h for h in extra if rng.random() < share / 2]
+        model = family.with_hints(template, hints) if hints else template
+        state = list(model.initial_state())
+        if family.cell_hints:
+            for var, value in enumerate(solution):
+                if rng.random() < share:
+                    state[var] = 1 << value
+                elif rng.random() < share:  # cross out some wrong candidates
+                    wrong = [x for x in values_of(state[var]) if x != value]
+                    for x in rng.sample(wrong, rng.randint(0, len(wrong))):
+                        state[var] &= ~(1 << x)
+        yield model, family.start_state(model, state)
 
 
-def check_family(
-    name: str, size, options, states: int, seed: int, tally: Tally, stop: float
-) -> None:
-    family = families()[name]
-    template = family.empty_model(size, options)
-    rng = random.Random(f"{seed}:{name}:{size}")
+def check_case(case: Case, states: int, seed: int, per_solution: int, seconds: float) -> Tally:
+    """Check the steps of engine runs from random partial states until ``states`` are checked
+    (or ``seconds`` have passed)."""
+    tally = Tally()
+    family = families()[case.family]
+    template = family.empty_model(case.size, case.options)
+    rng = random.Random(f"{seed}:{case.family}:{case.size}")
     started = time.monotonic()
+    stop = started + seconds
+    label = f"{case.family} {case.size[0]}x{case.size[1]}"
     while tally.states < states and time.monotonic() < stop:
-        made = random_partial(family, template, rng)
-        if made is None:
-            return
-        model, state, _ = made
-        techniques = [
-            t
-            for t in choose(family, model)
-            if not isinstance(t, Guess) and (t.name not in DEEP or len(state) <= 36)
-        ]
-        search = search_for(model)
-        run = Engine(model, techniques, verify=False).run(state)
-        tally.puzzles += 1
-        current = list(state)
-        for step in run.steps:
-            if step.contradiction is not None:
-                tally.unsound += 1  # the state has a solution: no contradiction may be found
-                print(f"  UNSOUND {name}: contradiction on a solvable state: {step}", flush=True)
+        made = False
+        for model, state in random_partials(family, template, rng, per_solution):
+            made = True
+            check_run(family, model, state, case.depth, tally, label)
+            if tally.states >= states or time.monotonic() >= stop:
                 break
-            tally.states += 1
-            removed = [(v, x) for v, x in step.eliminations if current[v] >> x & 1]
-            for var, value in step.placements:
-                removed.extend((var, x) for x in values_of(current[var]) if x != value)
-            bad = [(v, x) for v, x in removed if search.is_possible(current, v, x)]
-            tally.removals += len(removed)
-            if bad:
-                tally.unsound += 1
-                print(f"  UNSOUND {name}: {step.technique} removed {bad[:3]}", flush=True)
-            apply_step(current, step)
-            if tally.states % 10_000 == 0:
-                print(
-                    f"  {name} {size}: {tally.states} states, {tally.unsound} unsound", flush=True
-                )
-    tally.seconds += time.monotonic() - started
+        if not made:
+            break
+    tally.seconds = time.monotonic() - started
+    return tally
+
+
+def check_run(family, model: Model, state: State, depth: int, tally: Tally, label: str) -> None:
+    """Run the engine from ``state``; ask the exact search about every value a step removes."""
+    techniques = [
+        t
+        for t in choose(family, model)
+        if not isinstance(t, Guess) and LOOKAHEAD_DEPTH.get(t.name, 0) <= depth
+    ]
+    search = search_for(model)
+    run = Engine(model, techniques, verify=False).run(state)
+    tally.puzzles += 1
+    current = list(state)
+    for step in run.steps:
+        if step.contradiction is not None:
+            tally.unsound += 1  # the state has a solution: no contradiction may be found
+            print(f"  UNSOUND {label}: contradiction on a solvable state: {step}", flush=True)
+            break
+        tally.states += 1
+        tally.steps[step.technique] += 1
+        removed = [(v, x) for v, x in step.eliminations if current[v] >> x & 1]
+        for var, value in step.placements:
+            removed.extend((var, x) for x in values_of(current[var]) if x != value)
+        bad = [(v, x) for v, x in removed if search.is_possible(current, v, x)]
+        tally.removals += len(removed)
+        if bad:
+            tally.unsound += 1
+            print(f"  UNSOUND {label}: {step.technique} removed {bad[:3]}", flush=True)
+        apply_step(current, step)
+        if tally.states % 10_000 == 0:
+            print(f"  {label}: {tally.states} states, {tally.unsound} unsound", flush=True)
 
 
 def main() -> int:
@@ -133,30 +183,53 @@ def main() -> int:
     parser.add_argument(
         "--minutes", type=float, default=None, help="at most this long per family (then stop)"
     )
+    parser.add_argument(
+        "--per-solution", type=int, default=4, help="random partial states per random solution"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes checking cases")
     args = parser.parse_args()
     known = families()
-    names = args.family or sorted({name for name, _, _ in CASES if name in known})
+    names = args.family or sorted({case.family for case in CASES if case.family in known})
     total_unsound = 0
     print(
         f"{'family':<10} {'puzzles':>8} {'states':>8} {'removals':>9} {'unsound':>7} "
-        f"{'states/s':>9}"
+        f"{'states/s':>9} {'minutes':>8}",
+        flush=True,
     )
-    for name in names:
-        cases = [c for c in CASES if c[0] == name]
-        tally = Tally()
-        started = time.monotonic()
-        for index, (_, size, options) in enumerate(cases):
-            share = args.states * (index + 1) // len(cases)
-            budget = None if args.minutes is None else args.minutes * 60 * (index + 1) / len(cases)
-            stop = float("inf") if budget is None else started + budget
-            check_family(name, size, options, share, args.seed, tally, stop)
-        rate = tally.states / tally.seconds if tally.seconds else 0.0
-        print(
-            f"{name:<10} {tally.puzzles:>8} {tally.states:>8} {tally.removals:>9} "
-            f"{tally.unsound:>7} {rate:>9.0f}",
-            flush=True,
-        )
-        total_unsound += tally.unsound
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for name in names:
+            cases = [case for case in CASES if case.family == name]
+            weights = sum(case.weight for case in cases)
+            started = time.monotonic()
+            budget = float("inf") if args.minutes is None else args.minutes * 60 / len(cases)
+            jobs = [
+                pool.submit(
+                    check_case,
+                    case,
+                    math.ceil(args.states * case.weight / weights),
+                    args.seed,
+                    args.per_solution,
+                    budget * args.workers,
+                )
+                for case in cases
+            ]
+            tally = Tally()
+            for case, job in zip(cases, jobs, strict=True):
+                part = job.result()
+                rate = part.states / part.seconds if part.seconds else 0.0
+                size = f"{case.size[0]}x{case.size[1]}"
+                print(f"  {size:<8} {part.puzzles:>8} {part.states:>8} {'':>17} {rate:>9.0f}")
+                tally.add(part)
+            wall = time.monotonic() - started
+            rate = tally.states / tally.seconds if tally.seconds else 0.0
+            print(
+                f"{name:<10} {tally.puzzles:>8} {tally.states:>8} {tally.removals:>9} "
+                f"{tally.unsound:>7} {rate:>9.0f} {wall / 60:>8.1f}",
+                flush=True,
+            )
+            steps = ", ".join(f"{t} {n}" for t, n in tally.steps.most_common())
+            print(f"  steps checked: {steps}", flush=True)
+            total_unsound += tally.unsound
     return 1 if total_unsound else 0
 
 
