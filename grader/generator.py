@@ -334,7 +334,7 @@ class DeducibleHints(Hints):
         return self.gen._engine(self.model, self.gen.target.cap, self.solution)
 
     def holds(self) -> bool:
-        return self.engine().run(self.givens).solved
+        return self.engine().settle(self.givens).solved
 
     def reduce(self) -> None:
         """Reduction by halving: a given can go when propagation from all the other current
@@ -352,7 +352,7 @@ class DeducibleHints(Hints):
         empty = list(self.givens)
         for var in cells:
             empty[var] = self.model.variables[var].domain
-        self._reduce_segment(engine, cells, engine.run(empty))
+        self._reduce_segment(engine, cells, engine.settle(empty))
 
     def _reduce_segment(self, engine: Engine, cells: list[int], base: Run) -> None:
         """Decide ``cells``; ``base`` is the propagation of every current given but them."""
@@ -375,11 +375,11 @@ class DeducibleHints(Hints):
         state = list(base.state)
         for var in cells:
             state[var] = 1 << self.solution[var]
-        return engine.run(state, changed=cells)
+        return engine.settle(state, changed=cells)
 
     def insert(self) -> bool:
         engine = self.engine()
-        run = engine.run(self.givens)
+        run = engine.settle(self.givens)
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
                 return False
@@ -388,16 +388,16 @@ class DeducibleHints(Hints):
                 extra = self._random_extra()
                 self._set_extras([*self.chosen, extra])
                 engine = self.engine()
-                run = engine.run(state)
+                run = engine.settle(state)
                 continue
             if not self.family.cell_hints:
                 return False  # every other hint is shown and the techniques are still stuck
-            open_vars = [v for v, m in enumerate(state) if not is_single(m)]
+            open_vars = [v for v, m in enumerate(state) if m & (m - 1) or not m]
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
             state = list(state)
             state[var] = 1 << self.solution[var]
-            run = engine.run(state, changed=[var])
+            run = engine.settle(state, changed=[var])
         return self.holds() or self._insert_more()
 
     def _insert_more(self) -> bool:
@@ -405,10 +405,10 @@ class DeducibleHints(Hints):
         if not self.family.cell_hints:
             return False
         for _ in range(len(self.givens)):
-            run = self.engine().run(self.givens)
+            run = self.engine().settle(self.givens)
             if run.solved:
                 return True
-            open_vars = [v for v, m in enumerate(run.state) if not is_single(m)]
+            open_vars = [v for v, m in enumerate(run.state) if m & (m - 1) or not m]
             if not open_vars:
                 return False
             var = self.rng.choice(open_vars)

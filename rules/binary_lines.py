@@ -20,12 +20,10 @@ if TYPE_CHECKING:
 DECIDED = (-2, 0, 1, -1)
 """A binary cell's mask (0b00, 0b01, 0b10, 0b11) → its value, -1 when open, -2 when empty."""
 
-_MASKS = bytes(range(4))
-_ZEROS = bytes.maketrans(_MASKS, bytes((0, 1, 0, 0)))
-_ONES = bytes.maketrans(_MASKS, bytes((0, 0, 1, 0)))
-_OPEN = bytes.maketrans(_MASKS, bytes((0, 0, 0, 1)))
 STRIDE = 8
 """Line bitsets keep cell i at bit ``8 * i``, so sums of up to 255 shifted copies never carry."""
+_LOW = int.from_bytes(bytes([1]) * 256, "little")
+"""Bit 0 of every cell of the longest line (and more)."""
 
 
 def line_bits(ctx, line) -> tuple[int, int, int]:
@@ -36,12 +34,11 @@ def line_bits(ctx, line) -> tuple[int, int, int]:
     key = ("bits", id(line))
     bits = ctx.memo.get(key)
     if bits is None:
-        raw = bytes(line.read(ctx.state))
-        bits = ctx.memo[key] = (
-            int.from_bytes(raw.translate(_ZEROS), "little"),
-            int.from_bytes(raw.translate(_ONES), "little"),
-            int.from_bytes(raw.translate(_OPEN), "little"),
-        )
+        masks = int.from_bytes(bytes(line.read(ctx.state)), "little")  # cell i's mask at bit 8i
+        low = masks & _LOW  # value 0 possible
+        high = (masks >> 1) & _LOW  # value 1 possible
+        empty = low & high
+        bits = ctx.memo[key] = (low ^ empty, high ^ empty, empty)
     return bits
 
 
