@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress
 from typing import Any
 
 from grader import __version__
@@ -392,7 +393,7 @@ class DeducibleHints(Hints):
                 continue
             if not self.family.cell_hints:
                 return False  # every other hint is shown and the techniques are still stuck
-            open_vars = [v for v, m in enumerate(state) if m & (m - 1) or not m]
+            open_vars = open_variables(state)
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
             state = list(state)
@@ -408,7 +409,7 @@ class DeducibleHints(Hints):
             run = self.engine().settle(self.givens)
             if run.solved:
                 return True
-            open_vars = [v for v, m in enumerate(run.state) if m & (m - 1) or not m]
+            open_vars = open_variables(run.state)
             if not open_vars:
                 return False
             var = self.rng.choice(open_vars)
@@ -456,6 +457,11 @@ class UniqueHints(Hints):
                 return False
             var = self.rng.choice(differs)
             self.givens[var] = 1 << self.solution[var]
+
+
+def open_variables(state: State) -> list[int]:
+    """The variables without a single value, in order (C-level loops: large grids ask often)."""
+    return list(compress(range(len(state)), map((1).__ne__, map(int.bit_count, state))))
 
 
 def generate(request: Request) -> Iterator[Generated]:

@@ -212,11 +212,11 @@ class Window(BalancedTechnique):
         outside it as a line bitset), or None."""
         zeros, ones, empty = line_bits(ctx, constraint)
         quota = constraint.rule.quota  # type: ignore[attr-defined]
-        starts = every_cell(len(constraint.vars) - 2)
-        open_in_window = empty + (empty >> 8) + (empty >> 16)
         for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
             if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
                 continue
+            starts = every_cell(len(constraint.vars) - 2)
+            open_in_window = empty + (empty >> 8) + (empty >> 16)
             holds_a = mine | (mine >> 8) | (mine >> 16)
             for i in positions((open_in_window >> 1) & starts & ~holds_a):  # >= 2 open, no A
                 outside = empty & ~(0x010101 << (8 * i))

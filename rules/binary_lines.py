@@ -10,6 +10,7 @@ operations.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 from grader.lines import LineRule
@@ -31,14 +32,13 @@ def line_bits(ctx, line) -> tuple[int, int, int]:
 
     Remembered in ``ctx.memo`` until the state changes, as several techniques read each line.
     """
-    key = ("bits", id(line))
-    bits = ctx.memo.get(key)
+    bits = ctx.memo.get(line)  # the line object is the key
     if bits is None:
         masks = int.from_bytes(bytes(line.read(ctx.state)), "little")  # cell i's mask at bit 8i
         low = masks & _LOW  # value 0 possible
         high = (masks >> 1) & _LOW  # value 1 possible
         empty = low & high
-        bits = ctx.memo[key] = (low ^ empty, high ^ empty, empty)
+        bits = ctx.memo[line] = (low ^ empty, high ^ empty, empty)
     return bits
 
 
@@ -52,6 +52,7 @@ def positions(bits: int) -> list[int]:
     return out
 
 
+@cache
 def every_cell(count: int) -> int:
     """A line bitset with cells ``0 .. count - 1`` set."""
     return int.from_bytes(bytes([1]) * count, "little") if count > 0 else 0
