@@ -119,6 +119,11 @@ class _Stop(Exception):
 
 def count_open(state: State) -> int:
     """How many variables have more than one candidate left."""
+    if len(state) > 64:
+        widest = max(state)  # C-level passes: one count per single value, and the empty mask
+        if widest < 1 << 16:
+            singles = sum(state.count(1 << k) for k in range(widest.bit_length()))
+            return len(state) - singles - state.count(0)
     return sum(map((1).__lt__, map(int.bit_count, state)))
 
 

@@ -356,12 +356,22 @@ class DeducibleHints(Hints):
         self._reduce_segment(engine, cells, engine.settle(empty))
 
     def _reduce_segment(self, engine: Engine, cells: list[int], base: Run) -> None:
-        """Decide ``cells``; ``base`` is the propagation of every current given but them."""
+        """Decide ``cells``; ``base`` is the propagation of every current given but them.
+
+        A cell that ``base`` already decides goes at once: every cell here is tested while all
+        the givens of ``base`` are present, so its own test would remove it, and it tells the
+        others nothing those givens do not (the same removals as testing it in turn, cheaper)."""
+        domains = self.model.variables
         if base.solved:
             for var in cells:
-                self.givens[var] = self.model.variables[var].domain
+                self.givens[var] = domains[var].domain
             return
-        if len(cells) == 1:
+        state = base.state
+        for var in cells:
+            if is_single(state[var]):
+                self.givens[var] = domains[var].domain
+        cells = [var for var in cells if not is_single(state[var])]
+        if len(cells) <= 1:
             return  # needed: without it the others do not solve the puzzle
         half = len(cells) // 2
         left, right = cells[:half], cells[half:]
@@ -381,6 +391,7 @@ class DeducibleHints(Hints):
     def insert(self) -> bool:
         engine = self.engine()
         run = engine.settle(self.givens)
+        open_vars: list[int] | None = None
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
                 return False
@@ -393,7 +404,10 @@ class DeducibleHints(Hints):
                 continue
             if not self.family.cell_hints:
                 return False  # every other hint is shown and the techniques are still stuck
-            open_vars = open_variables(state)
+            if open_vars is None:
+                open_vars = open_variables(state)
+            else:  # the state only narrows: cells decided before stay decided
+                open_vars = [v for v in open_vars if state[v].bit_count() != 1]
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
             state = list(state)

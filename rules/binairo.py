@@ -235,15 +235,15 @@ class Window(BalancedTechnique):
 
 
 class BinaryLastCell(LastCell):
-    """:class:`LastCell` that counts a binary line's open cells on its bitsets first."""
+    """:class:`LastCell` that finds a binary line's only open cell on its bitsets."""
 
-    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]] | None:
+    def open_position(self, ctx: Context, constraint: Line) -> int | None:
         if not is_balanced(constraint):
-            return super().placements_in(ctx, constraint)
+            return super().open_position(ctx, constraint)
         empty = line_bits(ctx, constraint)[2]
         if not empty or empty & (empty - 1):
-            return []  # no open cell, or several
-        return super().placements_in(ctx, constraint)
+            return None  # no open cell, or several
+        return (empty.bit_length() - 1) >> 3
 
 
 class NearCopy(Technique):

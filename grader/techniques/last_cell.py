@@ -24,7 +24,7 @@ class LastCell(Technique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         state = ctx.state
-        index = last_open(constraint, state)
+        index = self.open_position(ctx, constraint)
         if index is None:
             return
         var = constraint.vars[index]
@@ -49,10 +49,14 @@ class LastCell(Technique):
                 eliminations=[(var, x) for x in values_of(gone)], unit=constraint.label, cell=var
             )
 
+    def open_position(self, ctx: Context, constraint: Line) -> int | None:
+        """The position of the line's only open cell, or None (a family may count faster)."""
+        return last_open(constraint, ctx.state)
+
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[Assignment] | None:
         assert isinstance(constraint, Line)
         state = ctx.state
-        index = last_open(constraint, state)
+        index = self.open_position(ctx, constraint)
         if index is None:
             return []
         var = constraint.vars[index]
