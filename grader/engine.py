@@ -9,12 +9,13 @@ nothing there, so a long solve costs little more than its steps.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 
 from grader.model import Model, State, is_single
-from grader.step import Contradiction, Step
+from grader.step import Assignment, Contradiction, Step
 from grader.technique import Context, EngineTimeout, Technique
 
 
@@ -46,6 +47,10 @@ class Plan:
     techniques: tuple[Technique, ...]
     units: list[list[int] | None]
     watchers: list[list[tuple[int, int]]] = field(repr=False)
+    by_unit: dict[int, list[Technique]] = field(default_factory=dict, repr=False)
+    """Constraint → the local techniques that scan it, cheapest first (:meth:`Engine.settle`)."""
+    unit_watchers: list[list[int]] = field(default_factory=list, repr=False)
+    """Variable → the constraints some local technique rescans when it changes."""
 
     @classmethod
     def build(cls, model: Model, techniques: Iterable[Technique]) -> Plan:
@@ -65,14 +70,26 @@ class Plan:
             for ci in mine:
                 for var in set(technique.scope(model.constraints[ci], model)):
                     watchers[var].append((ti, ci))
-        return cls(ordered, units, watchers)
+        by_unit: dict[int, list[Technique]] = {}
+        for ti, mine in enumerate(units):
+            for ci in mine or ():
+                by_unit.setdefault(ci, []).append(ordered[ti])
+        unit_watchers = [sorted({ci for _, ci in pairs}) for pairs in watchers]
+        return cls(ordered, units, watchers, dict(sorted(by_unit.items())), unit_watchers)
 
 
 def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
     """Apply a step's conclusions in place: the variables changed and one left empty, if any."""
+    return apply_conclusions(state, step.placements, step.eliminations)
+
+
+def apply_conclusions(
+    state: State, placements: Iterable[Assignment], eliminations: Iterable[Assignment] = ()
+) -> tuple[list[int], int | None]:
+    """Apply placements and eliminations in place: the variables changed and one left empty."""
     changed: list[int] = []
     emptied = None
-    for var, value in step.placements:
+    for var, value in placements:
         mask = state[var]
         new = mask & (1 << value)
         if new != mask:
@@ -80,7 +97,7 @@ def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
             changed.append(var)
             if not new:
                 emptied = var
-    for var, value in step.eliminations:
+    for var, value in eliminations:
         mask = state[var]
         if mask >> value & 1:
             state[var] = mask & ~(1 << value)
@@ -90,6 +107,24 @@ def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
     if len(changed) > 1:
         changed = list(dict.fromkeys(changed))  # a variable may lose several values in one step
     return changed, emptied
+
+
+class _Stop(Exception):
+    """A contradiction found by :meth:`Engine.settle` (ends the propagation)."""
+
+    def __init__(self, problem: Contradiction) -> None:
+        super().__init__(problem.reason)
+        self.problem = problem
+
+
+def count_open(state: State) -> int:
+    """How many variables have more than one candidate left."""
+    if len(state) > 64:
+        widest = max(state)  # C-level passes: one count per single value, and the empty mask
+        if widest < 1 << 16:
+            singles = sum(state.count(1 << k) for k in range(widest.bit_length()))
+            return len(state) - singles - state.count(0)
+    return sum(map((1).__lt__, map(int.bit_count, state)))
 
 
 def effective(step: Step, state: State) -> Step | None:
@@ -214,7 +249,7 @@ class Engine:
             )
         if problem is not None:
             return Run(steps, state, "contradiction", problem, time.monotonic() - started)
-        open_count = sum(1 for mask in state if mask & (mask - 1))
+        open_count = count_open(state)
         ctx = Context(model, state, self)
         status = "solved" if open_count == 0 else "stuck"
         try:
@@ -266,6 +301,118 @@ class Engine:
         except EngineTimeout:
             status = "timeout"
         return Run(steps, state, status, None, time.monotonic() - started)
+
+    def settle(self, state: State, *, changed: Iterable[int] | None = None) -> Run:
+        """Propagate from ``state`` (a copy is made) to where :meth:`run` ends, keeping no steps.
+
+        For callers that need only the end state and status (the generator). A constraint
+        whose variables changed is scanned by its local techniques, cheapest first, and the
+        first one's conclusions apply at once (its :meth:`Technique.placements_in` shortcut
+        when it has one), instead of one wave of the cheapest productive technique over every
+        constraint at a time; global techniques run, cheapest first, only when no constraint
+        is pending. Steps are sound, and a conclusion of these techniques stays derivable (or
+        already holds) when more is known, so on a state with a solution the end is the
+        fixpoint :meth:`run` reaches. ``steps`` stays empty.
+        """
+        started = time.monotonic()
+        state = list(state)
+        plan = self.plan
+        model = self.model
+        constraints = model.constraints
+        by_unit = plan.by_unit
+        unit_watchers = plan.unit_watchers
+        if changed is None:
+            order = list(by_unit)
+            problem = self.check_state(state) if self.verify else None
+        else:
+            changed = list(changed)
+            order = sorted({ci for var in changed for ci in unit_watchers[var]})
+            problem = (
+                self.check_state(state, {ci for v in changed for ci in model.var_constraints[v]})
+                if self.verify
+                else None
+            )
+        if problem is not None:
+            return Run([], state, "contradiction", problem, time.monotonic() - started)
+        queue = deque(order)
+        pending = bytearray(len(constraints))
+        for ci in order:
+            pending[ci] = 1
+        global_techniques = [t for t in plan.techniques if not t.local]
+        stale = [True] * len(global_techniques)
+        ctx = Context(model, state, self)
+        memo = ctx.memo
+        left = count_open(state)
+
+        def apply(
+            placements: Sequence[Assignment], eliminations: Sequence[Assignment], step: Step | None
+        ) -> bool:
+            """Apply conclusions and queue what they touch; False when nothing changed."""
+            nonlocal left
+            if step is not None and step.contradiction is not None:
+                raise _Stop(Contradiction(step.contradiction, step=step))
+            changed_vars, emptied = apply_conclusions(state, placements, eliminations)
+            if emptied is not None:
+                reason = f"{model.name(emptied)} has no candidate left"
+                raise _Stop(Contradiction(reason, step=step, var=emptied))
+            if not changed_vars:
+                return False
+            for var in changed_vars:
+                if is_single(state[var]):
+                    left -= 1
+                for cj in unit_watchers[var]:
+                    if not pending[cj]:
+                        pending[cj] = 1
+                        queue.append(cj)
+            if self.verify:
+                touched = {cj for var in changed_vars for cj in model.var_constraints[var]}
+                found = self.check_state(state, sorted(touched))
+                if found is not None:
+                    raise _Stop(replace(found, step=step))
+            memo.clear()
+            for gi in range(len(stale)):
+                stale[gi] = True
+            return True
+
+        status = "stuck"
+        try:
+            while left:
+                ctx.check_time()
+                if queue:
+                    ci = queue.popleft()
+                    pending[ci] = 0
+                    constraint = constraints[ci]
+                    for technique in by_unit[ci]:
+                        quick = technique.placements_in(ctx, constraint)
+                        if quick is not None:
+                            if quick and apply(quick, (), None):
+                                break
+                            continue
+                        progress = False
+                        for step in technique.find_in(ctx, constraint):
+                            progress = apply(step.placements, step.eliminations, step) or progress
+                        if progress:
+                            break
+                    continue
+                progress = False
+                for gi, technique in enumerate(global_techniques):
+                    if not stale[gi]:
+                        continue
+                    stale[gi] = False  # scanned again after a change
+                    found = list(islice(technique.find(ctx), None if technique.batch else 1))
+                    for step in found:
+                        progress = apply(step.placements, step.eliminations, step) or progress
+                    if progress:
+                        break
+                if not progress:
+                    break
+            else:
+                status = "solved"
+        except _Stop as stop:
+            return Run([], state, "contradiction", stop.problem, time.monotonic() - started)
+        except EngineTimeout:
+            status = "timeout"
+        return Run([], state, status, None, time.monotonic() - started)
 
     def next_steps(self, state: State) -> list[Step]:
         """The steps the cheapest productive technique finds now (the hint)."""

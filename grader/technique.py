@@ -89,6 +89,12 @@ class Technique:
         """Steps within one constraint (local techniques)."""
         return iter(())
 
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[Assignment] | None:
+        """The placements :meth:`find_in` makes in ``constraint`` (in any order), without steps,
+        for callers that keep none (:meth:`grader.engine.Engine.settle`). None: no such
+        shortcut here (or the steps also eliminate or contradict); the steps are used."""
+        return None
+
     def explain(self, step: Step, ex: Explainer) -> str:
         """The reason of a step in plain words; ``ex`` renders names and nested steps."""
         return self.title.lower()

@@ -79,6 +79,18 @@ class Pair(BalancedTechnique):
             for target, a, b in sorted(after + before):  # in reading order
                 yield self._step(constraint, cells[target], cells[a], cells[b], x)
 
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        zeros, ones, empty = line_bits(ctx, constraint)
+        out: list[tuple[int, int]] = []
+        if not empty:
+            return out
+        cells = constraint.vars
+        for x, bits in ((0, zeros), (1, ones)):
+            both = bits & (bits >> 8)
+            if both:
+                out += [(cells[i], 1 - x) for i in positions(((both << 16) | (both >> 8)) & empty)]
+        return out
+
     def _step(self, line: Line, target: int, a: int, b: int, x: int) -> Step:
         return self.make(placements=[(target, 1 - x)], unit=line.label, cells=(a, b), value=x)
 
@@ -112,6 +124,16 @@ class Sandwich(BalancedTechnique):
                     value=x,
                 )
 
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        zeros, ones, empty = line_bits(ctx, constraint)
+        out: list[tuple[int, int]] = []
+        if not empty:
+            return out
+        cells = constraint.vars
+        for x, bits in ((0, zeros), (1, ones)):
+            out += [(cells[i], 1 - x) for i in positions(((bits & (bits >> 16)) << 8) & empty)]
+        return out
+
     def explain(self, step: Step, ex: Explainer) -> str:
         a, b = step.data["cells"]
         x = step.data["value"]
@@ -142,6 +164,15 @@ class CountCompletion(BalancedTechnique):
                 )
                 return
 
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if empty:
+            quota = constraint.rule.quota  # type: ignore[attr-defined]
+            for x, bits in ((0, zeros), (1, ones)):
+                if bits.bit_count() == quota:
+                    return [(constraint.vars[i], 1 - x) for i in positions(empty)]
+        return []
+
     def explain(self, step: Step, ex: Explainer) -> str:
         x = step.data["value"]
         return f"{step.data['unit']} already holds its {ex.plural(x, step.data['count'])}"
@@ -158,25 +189,40 @@ class Window(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
+        found = self._window(ctx, constraint)
+        if found is not None:
+            a, start, outside = found
+            cells = constraint.vars
+            yield self.make(
+                placements=[(cells[j], 1 - a) for j in positions(outside)],
+                unit=constraint.label,
+                value=a,
+                window=tuple(cells[start : start + 3]),
+            )
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        found = self._window(ctx, constraint)
+        if found is None:
+            return []
+        a, _start, outside = found
+        return [(constraint.vars[j], 1 - a) for j in positions(outside)]
+
+    def _window(self, ctx: Context, constraint: Constraint) -> tuple[int, int, int] | None:
+        """The first window that must hold the last A: (A, its first cell, the open cells
+        outside it as a line bitset), or None."""
         zeros, ones, empty = line_bits(ctx, constraint)
         quota = constraint.rule.quota  # type: ignore[attr-defined]
-        cells = constraint.vars
-        starts = every_cell(len(cells) - 2)
-        open_in_window = empty + (empty >> 8) + (empty >> 16)
         for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
             if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
                 continue
+            starts = every_cell(len(constraint.vars) - 2)
+            open_in_window = empty + (empty >> 8) + (empty >> 16)
             holds_a = mine | (mine >> 8) | (mine >> 16)
             for i in positions((open_in_window >> 1) & starts & ~holds_a):  # >= 2 open, no A
                 outside = empty & ~(0x010101 << (8 * i))
                 if outside:
-                    yield self.make(
-                        placements=[(cells[j], 1 - a) for j in positions(outside)],
-                        unit=constraint.label,
-                        value=a,
-                        window=tuple(cells[i : i + 3]),
-                    )
-                    return
+                    return a, i, outside
+        return None
 
     def explain(self, step: Step, ex: Explainer) -> str:
         a = step.data["value"]
@@ -186,6 +232,18 @@ class Window(BalancedTechnique):
             f"{step.data['unit']} has one {ex.model.value_name(a)} left to place; it must go in "
             f"{ex.cells(list(window))}, or those cells would hold three {b_name} in a row"
         )
+
+
+class BinaryLastCell(LastCell):
+    """:class:`LastCell` that finds a binary line's only open cell on its bitsets."""
+
+    def open_position(self, ctx: Context, constraint: Line) -> int | None:
+        if not is_balanced(constraint):
+            return super().open_position(ctx, constraint)
+        empty = line_bits(ctx, constraint)[2]
+        if not empty or empty & (empty - 1):
+            return None  # no open cell, or several
+        return (empty.bit_length() - 1) >> 3
 
 
 class NearCopy(Technique):
@@ -242,7 +300,7 @@ def binary_table(model: Model) -> list[TechniqueSpec]:
     table = [
         TechniqueSpec(Pair, 1.0, "trivial"),
         TechniqueSpec(Sandwich, 1.0, "trivial"),
-        TechniqueSpec(LastCell, 1.2, "trivial"),
+        TechniqueSpec(BinaryLastCell, 1.2, "trivial"),
         TechniqueSpec(CountCompletion, 2.0, "easy"),
     ]
     if model.options.get("unique_lines"):

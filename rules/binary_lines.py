@@ -10,6 +10,7 @@ operations.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING
 
 from grader.lines import LineRule
@@ -20,12 +21,10 @@ if TYPE_CHECKING:
 DECIDED = (-2, 0, 1, -1)
 """A binary cell's mask (0b00, 0b01, 0b10, 0b11) → its value, -1 when open, -2 when empty."""
 
-_MASKS = bytes(range(4))
-_ZEROS = bytes.maketrans(_MASKS, bytes((0, 1, 0, 0)))
-_ONES = bytes.maketrans(_MASKS, bytes((0, 0, 1, 0)))
-_OPEN = bytes.maketrans(_MASKS, bytes((0, 0, 0, 1)))
 STRIDE = 8
 """Line bitsets keep cell i at bit ``8 * i``, so sums of up to 255 shifted copies never carry."""
+_LOW = int.from_bytes(bytes([1]) * 256, "little")
+"""Bit 0 of every cell of the longest line (and more)."""
 
 
 def line_bits(ctx, line) -> tuple[int, int, int]:
@@ -33,15 +32,13 @@ def line_bits(ctx, line) -> tuple[int, int, int]:
 
     Remembered in ``ctx.memo`` until the state changes, as several techniques read each line.
     """
-    key = ("bits", id(line))
-    bits = ctx.memo.get(key)
+    bits = ctx.memo.get(line)  # the line object is the key
     if bits is None:
-        raw = bytes(line.read(ctx.state))
-        bits = ctx.memo[key] = (
-            int.from_bytes(raw.translate(_ZEROS), "little"),
-            int.from_bytes(raw.translate(_ONES), "little"),
-            int.from_bytes(raw.translate(_OPEN), "little"),
-        )
+        masks = int.from_bytes(bytes(line.read(ctx.state)), "little")  # cell i's mask at bit 8i
+        low = masks & _LOW  # value 0 possible
+        high = (masks >> 1) & _LOW  # value 1 possible
+        empty = low & high
+        bits = ctx.memo[line] = (low ^ empty, high ^ empty, empty)
     return bits
 
 
@@ -55,6 +52,7 @@ def positions(bits: int) -> list[int]:
     return out
 
 
+@cache
 def every_cell(count: int) -> int:
     """A line bitset with cells ``0 .. count - 1`` set."""
     return int.from_bytes(bytes([1]) * count, "little") if count > 0 else 0

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from grader.constraints import Constraint, Line
 from grader.explain import Explainer
-from grader.model import is_single, single_value, values_of
-from grader.step import Step
+from grader.model import State, is_single, single_value, values_of
+from grader.step import Assignment, Step
 from grader.technique import Context, Technique
 
 
@@ -24,10 +24,9 @@ class LastCell(Technique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         state = ctx.state
-        open_cells = [i for i, v in enumerate(constraint.vars) if state[v] & (state[v] - 1)]
-        if len(open_cells) != 1:
+        index = self.open_position(ctx, constraint)
+        if index is None:
             return
-        index = open_cells[0]
         var = constraint.vars[index]
         support = constraint.supports(state)
         allowed = 0 if support is None else support[index]
@@ -50,6 +49,25 @@ class LastCell(Technique):
                 eliminations=[(var, x) for x in values_of(gone)], unit=constraint.label, cell=var
             )
 
+    def open_position(self, ctx: Context, constraint: Line) -> int | None:
+        """The position of the line's only open cell, or None (a family may count faster)."""
+        return last_open(constraint, ctx.state)
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[Assignment] | None:
+        assert isinstance(constraint, Line)
+        state = ctx.state
+        index = self.open_position(ctx, constraint)
+        if index is None:
+            return []
+        var = constraint.vars[index]
+        support = constraint.supports(state)
+        allowed = 0 if support is None else support[index]
+        if allowed == state[var]:
+            return []
+        if is_single(allowed):
+            return [(var, single_value(allowed))]
+        return None  # an elimination or a contradiction: the step says which
+
     def explain(self, step: Step, ex: Explainer) -> str:
         unit = step.data["unit"]
         if step.contradiction:
@@ -57,3 +75,11 @@ class LastCell(Technique):
                 f"{unit} has one open cell, {ex.cell(step.data['cell'])}, and no value completes it"
             )
         return f"it is the last open cell of {unit}, and only this completes the line"
+
+
+def last_open(line: Line, state: State) -> int | None:
+    """The position of a line's only open cell, or None (no open cell, or several)."""
+    masks = line.read(state)
+    if sum(map((1).__lt__, map(int.bit_count, masks))) != 1:
+        return None
+    return next(i for i, mask in enumerate(masks) if mask & (mask - 1))

@@ -1,0 +1,75 @@
+"""Engine.settle (the generator's propagation without a record) ends where Engine.run ends."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import make, random_solution
+from grader.costs import choose
+from grader.engine import Engine
+from grader.technique import Context
+
+SHAPES = (
+    ("binairo", 8, 8, {}),
+    ("binairo", 12, 10, {}),
+    ("binairo", 10, 10, {"unique_lines": True}),
+    ("tango", 6, 6, {}),
+)
+
+
+def random_states(family: str, rows: int, cols: int, rules: dict, count: int):
+    """Puzzles holding a random share of a random solution's cells (as the generator builds)."""
+    empty = {"family": family, "grid": ["." * cols] * rows}
+    if rules:
+        empty["rules"] = rules
+    puzzle = make(empty)
+    rng = random.Random(f"{family}{rows}{cols}{rules}")
+    for _ in range(count):
+        solution = random_solution(puzzle, rng)
+        share = rng.uniform(0.05, 0.5)
+        state = [
+            1 << x if rng.random() < share else mask
+            for x, mask in zip(solution, puzzle.givens, strict=True)
+        ]
+        yield puzzle, solution, state
+
+
+@pytest.mark.parametrize(("family", "rows", "cols", "rules"), SHAPES)
+@pytest.mark.parametrize("level", ["trivial", "easy", "normal", "hard"])
+def test_settle_reaches_the_state_run_reaches(family, rows, cols, rules, level):
+    for puzzle, solution, state in random_states(family, rows, cols, rules, 15):
+        techniques = choose(puzzle.family, puzzle.model, level)
+        for verify in (True, False):
+            engine = Engine(
+                puzzle.model, techniques, solutions=[solution], unique=False, verify=verify
+            )
+            run, settled = engine.run(state), engine.settle(state)
+            assert (settled.status, settled.state) == (run.status, run.state)
+            assert settled.steps == []
+        changed = [v for v, mask in enumerate(state) if mask & (mask - 1)][:3]
+        base = engine.run(puzzle.givens).state
+        grown = list(base)
+        for var in changed:
+            grown[var] = 1 << solution[var]
+        run = engine.run(grown, changed=changed)
+        assert engine.settle(grown, changed=changed).state == run.state
+
+
+@pytest.mark.parametrize(("family", "rows", "cols", "rules"), SHAPES)
+def test_placements_shortcuts_match_the_steps(family, rows, cols, rules):
+    for puzzle, _solution, state in random_states(family, rows, cols, rules, 30):
+        engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "hard"))
+        for technique in engine.techniques:
+            if not technique.local:
+                continue
+            for constraint in puzzle.model.constraints:
+                if not technique.applies_to(constraint, puzzle.model):
+                    continue
+                quick = technique.placements_in(Context(puzzle.model, state, engine), constraint)
+                if quick is None:
+                    continue
+                steps = list(technique.find_in(Context(puzzle.model, state, engine), constraint))
+                assert all(not s.eliminations and s.contradiction is None for s in steps)
+                assert set(quick) == {p for s in steps for p in s.placements}
