@@ -9,6 +9,7 @@ import pytest
 from conftest import make, random_solution
 from grader.costs import choose
 from grader.engine import Engine
+from grader.registry import families
 from grader.technique import Context
 
 SHAPES = (
@@ -73,3 +74,40 @@ def test_placements_shortcuts_match_the_steps(family, rows, cols, rules):
                 steps = list(technique.find_in(Context(puzzle.model, state, engine), constraint))
                 assert all(not s.eliminations and s.contradiction is None for s in steps)
                 assert set(quick) == {p for s in steps for p in s.placements}
+
+
+OTHER_SHAPES = (
+    ("sudoku", (4, 4), {}),
+    ("sudoku", (9, 9), {}),
+    ("siteswap", (4, 4), {}),
+    ("siteswap", (3, 4), {"nontrivial": True, "distinct": True}),
+    ("siteswap", (9, 9), {"latin": True, "boxes": True}),
+    ("pairplace", (6, 6), {}),
+    ("pairplace", (8, 8), {}),
+    ("path", (5, 5), {}),
+    ("path", (7, 7), {}),
+)
+
+
+@pytest.mark.parametrize(("name", "size", "options"), OTHER_SHAPES)
+@pytest.mark.parametrize("level", ["easy", "hard", "expert"])
+def test_settle_reaches_the_state_run_reaches_in_every_family(name, size, options, level):
+    """The generator of every family propagates with settle: the end must be run's end, from
+    the family's own hints too (signs, clues, doors)."""
+    family = families()[name]
+    template = family.empty_model(size, options)
+    rng = random.Random(f"{name}{size}{level}")
+    for _ in range(2 if level == "expert" else 4):  # lookahead scans are slow
+        solution = family.random_solution(template, rng)
+        share = rng.uniform(0.1, 0.5)
+        hints = [h for h in family.extra_hints(template, solution) if rng.random() < share]
+        model = family.with_hints(template, hints) if hints else template
+        state = list(model.initial_state())
+        if family.cell_hints:
+            for var, value in enumerate(solution):
+                if rng.random() < share:
+                    state[var] = 1 << value
+        state = family.start_state(model, state)
+        engine = Engine(model, choose(family, model, level), solutions=[solution], unique=False)
+        run, settled = engine.run(state), engine.settle(state)
+        assert (settled.status, settled.state) == (run.status, run.state)
