@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
@@ -23,6 +24,18 @@ SOLVER_NAME = "g4"
 """Glucose 4.1: as fast as CaDiCaL 1.9.5 on our counts (measured: 9x9 to 25x25 sudokus, binary
 grids) and, unlike it in PySAT, interruptible, which ``--timeout`` needs."""
 LazyCheck = Callable[[Sequence[int]], list[list[int]]]
+
+
+@lru_cache(maxsize=4096)
+def totalizer(n: int, bound: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Clauses saying exactly ``bound`` of the literals 1..n hold (totalizer), and the top
+    variable: 1..n stand for the caller's literals, the rest are auxiliaries. Each shape is
+    encoded once per process: PySAT's totalizer keeps about 4 KB of native memory per call,
+    which made a long run over many Path puzzles grow by gigabytes."""
+    formula = CardEnc.equals(
+        list(range(1, n + 1)), bound=bound, top_id=n, encoding=EncType.totalizer
+    )
+    return tuple(tuple(clause) for clause in formula.clauses), max(formula.nv, n)
 
 
 class CnfBuilder:
@@ -75,9 +88,19 @@ class CnfBuilder:
 
     def equals(self, lits: Sequence[int], bound: int) -> None:
         """Exactly ``bound`` of ``lits`` are true (totalizer encoding)."""
-        self._card(
-            CardEnc.equals(list(lits), bound=bound, top_id=self.top, encoding=EncType.totalizer)
-        )
+        n = len(lits)
+        clauses, top = totalizer(n, bound)
+        shift = self.top - n  # placeholders 1..n are ``lits``; auxiliaries follow self.top
+        for clause in clauses:
+            self.clauses.append(
+                [
+                    (lits[abs(x) - 1] if x > 0 else -lits[-x - 1])
+                    if abs(x) <= n
+                    else (x + shift if x > 0 else x - shift)
+                    for x in clause
+                ]
+            )
+        self.top = max(self.top, top + shift)
 
     def differ(self, first: Sequence[int], second: Sequence[int]) -> list[int]:
         """A clause true only if the two variable sequences differ somewhere."""

@@ -56,3 +56,24 @@ def test_random_guesses_metric_is_seeded_and_zero_for_solved_grids():
     first = random_guesses(empty.model, empty.givens, runs=5, seed=7)
     assert first == random_guesses(empty.model, empty.givens, runs=5, seed=7)
     assert first > 0
+
+
+def test_cached_totalizer_gives_pysats_clauses_for_any_literals() -> None:
+    """The totalizer is encoded once per shape and relabelled: the clauses must be exactly
+    the ones PySAT gives for the caller's literals and first free variable."""
+    from pysat.card import CardEnc, EncType
+
+    from grader.exact import CnfBuilder
+
+    rng = random.Random(3)
+    for _ in range(200):
+        n = rng.randint(1, 20)
+        bound = rng.randint(0, n)
+        top = rng.randint(n, 200)
+        lits = [rng.choice([-1, 1]) * rng.randint(1, top) for _ in range(n)]
+        builder = CnfBuilder.__new__(CnfBuilder)
+        builder.top, builder.clauses = top, []
+        builder.equals(lits, bound)
+        direct = CardEnc.equals(lits, bound=bound, top_id=top, encoding=EncType.totalizer)
+        assert builder.clauses == direct.clauses
+        assert builder.top == max(top, direct.nv)
