@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import compress
 from typing import Any
 
 from grader import __version__
@@ -366,11 +365,13 @@ class DeducibleHints(Hints):
             for var in cells:
                 self.givens[var] = domains[var].domain
             return
-        state = base.state
+        undecided = []
         for var in cells:
-            if is_single(state[var]):
+            if is_single(base.state[var]):
                 self.givens[var] = domains[var].domain
-        cells = [var for var in cells if not is_single(state[var])]
+            else:
+                undecided.append(var)
+        cells = undecided
         if len(cells) <= 1:
             return  # needed: without it the others do not solve the puzzle
         half = len(cells) // 2
@@ -405,7 +406,7 @@ class DeducibleHints(Hints):
             if not self.family.cell_hints:
                 return False  # every other hint is shown and the techniques are still stuck
             if open_vars is None:
-                open_vars = open_variables(state)
+                open_vars = self.model.open_vars(state)
             else:  # the state only narrows: cells decided before stay decided
                 open_vars = [v for v in open_vars if state[v].bit_count() != 1]
             var = self.rng.choice(open_vars)
@@ -423,7 +424,7 @@ class DeducibleHints(Hints):
             run = self.engine().settle(self.givens)
             if run.solved:
                 return True
-            open_vars = open_variables(run.state)
+            open_vars = self.model.open_vars(run.state)
             if not open_vars:
                 return False
             var = self.rng.choice(open_vars)
@@ -471,11 +472,6 @@ class UniqueHints(Hints):
                 return False
             var = self.rng.choice(differs)
             self.givens[var] = 1 << self.solution[var]
-
-
-def open_variables(state: State) -> list[int]:
-    """The variables without a single value, in order (C-level loops: large grids ask often)."""
-    return list(compress(range(len(state)), map((1).__ne__, map(int.bit_count, state))))
 
 
 def generate(request: Request) -> Iterator[Generated]:

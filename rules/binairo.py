@@ -55,6 +55,22 @@ class BalancedTechnique(Technique):
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
         return is_balanced(constraint)
 
+    def forced(self, bits: int, empty: int) -> int | None:
+        """The open cells (a line bitset) that must take the other value because of the cells
+        ``bits`` holding one value; None: the technique has no such bitset rule."""
+        return None
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]] | None:
+        if self.forced(0, 0) is None:
+            return None  # no bitset rule: the steps are used
+        zeros, ones, empty = line_bits(ctx, constraint)
+        cells = constraint.vars
+        return [
+            (cells[i], 1 - x)
+            for x, bits in ((0, zeros), (1, ones))
+            for i in positions(self.forced(bits, empty) or 0)
+        ]
+
 
 class Pair(BalancedTechnique):
     name = "pair"
@@ -79,17 +95,9 @@ class Pair(BalancedTechnique):
             for target, a, b in sorted(after + before):  # in reading order
                 yield self._step(constraint, cells[target], cells[a], cells[b], x)
 
-    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
-        zeros, ones, empty = line_bits(ctx, constraint)
-        out: list[tuple[int, int]] = []
-        if not empty:
-            return out
-        cells = constraint.vars
-        for x, bits in ((0, zeros), (1, ones)):
-            both = bits & (bits >> 8)
-            if both:
-                out += [(cells[i], 1 - x) for i in positions(((both << 16) | (both >> 8)) & empty)]
-        return out
+    def forced(self, bits: int, empty: int) -> int:
+        both = bits & (bits >> 8)  # cells i and i+1 hold the value
+        return ((both << 16) | (both >> 8)) & empty
 
     def _step(self, line: Line, target: int, a: int, b: int, x: int) -> Step:
         return self.make(placements=[(target, 1 - x)], unit=line.label, cells=(a, b), value=x)
@@ -116,23 +124,16 @@ class Sandwich(BalancedTechnique):
             return
         cells = constraint.vars
         for x, bits in ((0, zeros), (1, ones)):
-            for i in positions(bits & (bits >> 16) & (empty >> 8)):
+            for middle in positions(self.forced(bits, empty)):
                 yield self.make(
-                    placements=[(cells[i + 1], 1 - x)],
+                    placements=[(cells[middle], 1 - x)],
                     unit=constraint.label,
-                    cells=(cells[i], cells[i + 2]),
+                    cells=(cells[middle - 1], cells[middle + 1]),
                     value=x,
                 )
 
-    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
-        zeros, ones, empty = line_bits(ctx, constraint)
-        out: list[tuple[int, int]] = []
-        if not empty:
-            return out
-        cells = constraint.vars
-        for x, bits in ((0, zeros), (1, ones)):
-            out += [(cells[i], 1 - x) for i in positions(((bits & (bits >> 16)) << 8) & empty)]
-        return out
+    def forced(self, bits: int, empty: int) -> int:
+        return ((bits & (bits >> 16)) << 8) & empty  # between cells i and i+2 holding the value
 
     def explain(self, step: Step, ex: Explainer) -> str:
         a, b = step.data["cells"]
@@ -150,28 +151,33 @@ class CountCompletion(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
+        found = self._completed(ctx, constraint)
+        if found is not None:
+            x, placements = found
+            yield self.make(
+                placements=placements,
+                unit=constraint.label,
+                value=x,
+                count=constraint.rule.quota,  # type: ignore[attr-defined]
+            )
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        found = self._completed(ctx, constraint)
+        return [] if found is None else found[1]
+
+    def _completed(
+        self, ctx: Context, constraint: Constraint
+    ) -> tuple[int, list[tuple[int, int]]] | None:
+        """The value whose quota the line holds and the placements of the other value in its
+        open cells, or None."""
         zeros, ones, empty = line_bits(ctx, constraint)
         if not empty:
-            return
+            return None
         quota = constraint.rule.quota  # type: ignore[attr-defined]
         for x, bits in ((0, zeros), (1, ones)):
             if bits.bit_count() == quota:
-                yield self.make(
-                    placements=[(constraint.vars[i], 1 - x) for i in positions(empty)],
-                    unit=constraint.label,
-                    value=x,
-                    count=quota,
-                )
-                return
-
-    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
-        zeros, ones, empty = line_bits(ctx, constraint)
-        if empty:
-            quota = constraint.rule.quota  # type: ignore[attr-defined]
-            for x, bits in ((0, zeros), (1, ones)):
-                if bits.bit_count() == quota:
-                    return [(constraint.vars[i], 1 - x) for i in positions(empty)]
-        return []
+                return x, [(constraint.vars[i], 1 - x) for i in positions(empty)]
+        return None
 
     def explain(self, step: Step, ex: Explainer) -> str:
         x = step.data["value"]
