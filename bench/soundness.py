@@ -24,16 +24,19 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from grader.costs import choose
 from grader.engine import Engine, apply_step
 from grader.exact import search_for
-from grader.model import Model, State, values_of
+from grader.model import Model, State
 from grader.registry import families
 from grader.techniques import Guess
+from soundness import random_partials, removed_values
 
 
 @dataclass(frozen=True)
@@ -96,31 +99,6 @@ class Tally:
         self.steps.update(other.steps)
 
 
-def random_partials(
-    family, template: Model, rng: random.Random, count: int
-) -> Iterator[tuple[Model, State]]:
-    """``count`` random partial puzzles that one random solution satisfies (model, state)."""
-    try:
-        solution = family.random_solution(template, rng)
-    except Exception:  # a family without random solutions for this size
-        return
-    extra = family.extra_hints(template, solution)
-    for _ in range(count):
-        share = rng.uniform(0.05, 0.6)
-        hints = [h for h in extra if rng.random() < share / 2]
-        model = family.with_hints(template, hints) if hints else template
-        state = list(model.initial_state())
-        if family.cell_hints:
-            for var, value in enumerate(solution):
-                if rng.random() < share:
-                    state[var] = 1 << value
-                elif rng.random() < share:  # cross out some wrong candidates
-                    wrong = [x for x in values_of(state[var]) if x != value]
-                    for x in rng.sample(wrong, rng.randint(0, len(wrong))):
-                        state[var] &= ~(1 << x)
-        yield model, family.start_state(model, state)
-
-
 def check_case(case: Case, states: int, seed: int, per_solution: int, seconds: float) -> Tally:
     """Check the steps of engine runs from random partial states until ``states`` are checked
     (or ``seconds`` have passed)."""
@@ -133,7 +111,7 @@ def check_case(case: Case, states: int, seed: int, per_solution: int, seconds: f
     label = f"{case.family} {case.size[0]}x{case.size[1]}"
     while tally.states < states and time.monotonic() < stop:
         made = False
-        for model, state in random_partials(family, template, rng, per_solution):
+        for model, state, _ in random_partials(family, template, rng, per_solution):
             made = True
             check_run(family, model, state, case.depth, tally, label)
             if tally.states >= states or time.monotonic() >= stop:
@@ -162,9 +140,7 @@ def check_run(family, model: Model, state: State, depth: int, tally: Tally, labe
             break
         tally.states += 1
         tally.steps[step.technique] += 1
-        removed = [(v, x) for v, x in step.eliminations if current[v] >> x & 1]
-        for var, value in step.placements:
-            removed.extend((var, x) for x in values_of(current[var]) if x != value)
+        removed = removed_values(current, step)
         bad = [(v, x) for v, x in removed if search.is_possible(current, v, x)]
         tally.removals += len(removed)
         if bad:

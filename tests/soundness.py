@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
 from grader.engine import Engine, apply_step
 from grader.exact import search_for
-from grader.family import Puzzle
-from grader.model import values_of
+from grader.family import Family, Puzzle
+from grader.model import Model, State, values_of
 from grader.technique import Technique
 
 
@@ -33,3 +36,31 @@ def assert_sound_run(puzzle: Puzzle, techniques: list[Technique]) -> int:
         apply_step(state, step)
     assert run.status != "contradiction", run.contradiction
     return len(run.steps)
+
+
+def random_partials(
+    family: Family, template: Model, rng: random.Random, count: int
+) -> Iterator[tuple[Model, State, list[int]]]:
+    """``count`` random partial puzzles of one random solution (model, state, solution): a
+    random share of its cells revealed and of the family's other hints (signs, clues, doors)
+    given, and random wrong candidates crossed out; nothing when the family cannot make a
+    random solution of this size."""
+    try:
+        solution = family.random_solution(template, rng)
+    except Exception:  # a family without random solutions for this size
+        return
+    extra = family.extra_hints(template, solution)
+    for _ in range(count):
+        share = rng.uniform(0.05, 0.6)
+        hints = [h for h in extra if rng.random() < share / 2]
+        model = family.with_hints(template, hints) if hints else template
+        state = list(model.initial_state())
+        if family.cell_hints:
+            for var, value in enumerate(solution):
+                if rng.random() < share:
+                    state[var] = 1 << value
+                elif rng.random() < share:  # cross out some wrong candidates
+                    wrong = [x for x in values_of(state[var]) if x != value]
+                    for x in rng.sample(wrong, rng.randint(0, len(wrong))):
+                        state[var] &= ~(1 << x)
+        yield model, family.start_state(model, state), solution
