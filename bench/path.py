@@ -3,6 +3,7 @@
     python bench/path.py                 # everything (about ten minutes: 10x10 expert is slow)
     python bench/path.py --quick         # one puzzle per size and level, sizes 6 and 8
     python bench/path.py --examples      # only the 26 shared examples
+    python bench/path.py --skip-examples --sizes 8 --levels expert --count 3   # one row
 
 For the examples: each puzzle's level, time and techniques, then which techniques each level
 needed. For generation: seconds per puzzle, attempts, and a check of every puzzle by the exact
@@ -67,7 +68,10 @@ def examples() -> None:
 
 
 def generation(sizes: list[int], count: int, levels: list[str]) -> None:
-    header = f"{'size':<6} {'level':<8} {'made':>4} {'median s':>9} {'max s':>7} {'attempts':>8}"
+    header = (
+        f"{'size':<6} {'level':<8} {'made':>4} {'median s':>9} {'max s':>7} {'cpu s':>7} "
+        f"{'attempts':>8}"
+    )
     print(f"\n{header}  check")
     used_by_level: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for size in sizes:
@@ -75,10 +79,13 @@ def generation(sizes: list[int], count: int, levels: list[str]) -> None:
             request = Request("path", (size, size), level, count=count, seed=11, max_attempts=100)
             generator = Generator(request)
             times, problems = [], []
+            cpu = 0.0
             started = time.monotonic()
+            cpu_started = time.process_time()
             for found in generator.puzzles():
                 now = time.monotonic()
                 times.append(now - started)
+                cpu += time.process_time() - cpu_started
                 puzzle = puzzle_from_dict(found.data, "generated", "generated")
                 solutions, _ = count_solutions(puzzle.model, puzzle.givens, 2)
                 result = grade(puzzle)
@@ -87,12 +94,12 @@ def generation(sizes: list[int], count: int, levels: list[str]) -> None:
                 if result.level != level:
                     problems.append(f"graded {result.level}")
                 used_by_level[level].update(list(result.technique_counts()))
-                started = time.monotonic()
+                started, cpu_started = time.monotonic(), time.process_time()
             median = statistics.median(times) if times else float("nan")
             check = "ok" if not problems and times else "; ".join(problems) or generator.gave_up
             print(
                 f"{f'{size}x{size}':<6} {level:<8} {len(times):>4} {median:9.2f} "
-                f"{max(times, default=0):7.2f} {generator.attempts:>8}  {check}",
+                f"{max(times, default=0):7.2f} {cpu:7.1f} {generator.attempts:>8}  {check}",
                 flush=True,
             )
     print("\ntechniques used by the generated puzzles, per level (puzzles using each):")
@@ -121,16 +128,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--examples", action="store_true")
+    parser.add_argument("--skip-examples", action="store_true")
     parser.add_argument("--count", type=int, default=2, help="puzzles per size and level")
+    parser.add_argument("--sizes", type=int, nargs="+", help="board sides (default 6 8 10)")
+    parser.add_argument("--levels", nargs="+", choices=LEVELS, help="levels (default all)")
     args = parser.parse_args()
-    examples()
+    if not args.skip_examples:
+        examples()
     if args.examples:
         return
-    exact_speed()
+    levels = args.levels or list(LEVELS)
     if args.quick:
-        generation([6, 8], 1, list(LEVELS))
+        exact_speed()
+        generation(args.sizes or [6, 8], 1, levels)
     else:
-        generation([6, 8, 10], args.count, list(LEVELS))
+        if not args.sizes:
+            exact_speed()
+        generation(args.sizes or [6, 8, 10], args.count, levels)
 
 
 if __name__ == "__main__":
