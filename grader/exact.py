@@ -38,6 +38,25 @@ def totalizer(n: int, bound: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     return tuple(tuple(clause) for clause in formula.clauses), max(formula.nv, n)
 
 
+def exactly(lits: Sequence[int], bound: int, top_id: int) -> tuple[list[list[int]], int]:
+    """The clauses of "exactly ``bound`` of ``lits``" (totalizer) with auxiliaries after
+    ``top_id``, and the new top variable: PySAT's ``CardEnc.equals`` clauses, from the
+    :func:`totalizer` of this shape."""
+    n = len(lits)
+    clauses, top = totalizer(n, bound)
+    shift = top_id - n  # placeholders 1..n are ``lits``; auxiliaries follow top_id
+    out = [
+        [
+            (lits[abs(x) - 1] if x > 0 else -lits[-x - 1])
+            if abs(x) <= n
+            else (x + shift if x > 0 else x - shift)
+            for x in clause
+        ]
+        for clause in clauses
+    ]
+    return out, max(top_id, top + shift)
+
+
 class CnfBuilder:
     """Collects the clauses of a model over one-hot literals."""
 
@@ -88,19 +107,8 @@ class CnfBuilder:
 
     def equals(self, lits: Sequence[int], bound: int) -> None:
         """Exactly ``bound`` of ``lits`` are true (totalizer encoding)."""
-        n = len(lits)
-        clauses, top = totalizer(n, bound)
-        shift = self.top - n  # placeholders 1..n are ``lits``; auxiliaries follow self.top
-        for clause in clauses:
-            self.clauses.append(
-                [
-                    (lits[abs(x) - 1] if x > 0 else -lits[-x - 1])
-                    if abs(x) <= n
-                    else (x + shift if x > 0 else x - shift)
-                    for x in clause
-                ]
-            )
-        self.top = max(self.top, top + shift)
+        clauses, self.top = exactly(lits, bound, self.top)
+        self.clauses.extend(clauses)
 
     def differ(self, first: Sequence[int], second: Sequence[int]) -> list[int]:
         """A clause true only if the two variable sequences differ somewhere."""

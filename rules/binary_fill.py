@@ -17,7 +17,7 @@ from functools import cache
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
-from grader.exact import sat_solve
+from grader.exact import exactly, sat_solve
 
 SLACK = 2
 STRIP = 10
@@ -122,9 +122,8 @@ def solve_strip(top: list[list[int]], height: int, width: int) -> list[list[int]
         for c in range(width - 2):
             trio = x[r][c : c + 3]
             clauses += [[-a for a in trio], list(trio)]
-        card = CardEnc.equals(x[r], bound=width // 2, top_id=top_id, encoding=EncType.totalizer)
-        top_id = max(top_id, card.nv)
-        clauses += card.clauses
+        row_clauses, top_id = exactly(x[r], width // 2, top_id)
+        clauses += row_clauses
     for c in range(width):
         known = [row[c] for row in top[-2:]]
         cells: list[tuple[str, int]] = [("v", v) for v in known]
