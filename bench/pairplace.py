@@ -18,7 +18,7 @@ from grader.engine import Engine
 from grader.exact import count_solutions
 from grader.generator import Generator, Request
 from grader.loading import load, puzzle_from_dict
-from rules.pairplace import FAMILY
+from rules.pairplace.family import FAMILY
 
 CUBE = "AB,BC,CD,DA,EF,FG,GH,HE,AE,BF,CG,DH"
 GRAPHS = {

@@ -24,7 +24,7 @@ from grader.engine import Engine
 from grader.exact import count_solutions
 from grader.generator import Generator, Request
 from grader.loading import puzzle_from_dict
-from rules.siteswap import repetition
+from rules.siteswap.family import repetition
 from shared_sets import SHARED_DATA, siteswap_examples
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.lines import LineRule
-from rules.binary_lines import BalancedLine
+from rules.binary.lines import BalancedLine
 
 
 def brute_supports(rule: LineRule, masks: list[int]) -> list[int] | None:

@@ -25,14 +25,14 @@ from grader.explain import Explainer
 from grader.generator import DeducibleHints, Generator, Request, generate
 from grader.loading import load, puzzle_from_dict
 from grader.model import values_of
-from rules.pairplace import (
+from rules.pairplace.family import (
     FAMILY,
     PairRow,
     column_supports,
     matching_supports,
     row_adjacency,
 )
-from rules.pairplace_graph import (
+from rules.pairplace.graph import (
     colouring_from_table,
     colouring_problem,
     complete_graph,

@@ -26,9 +26,9 @@ from grader.grading import grade
 from grader.loading import load
 from grader.render import board_svg, puzzle_board
 from grader.technique import Context
-from rules.path import FAMILY, random_path, values_of_path
-from rules.path_model import BOTH, OFF, ON, geometry
-from rules.path_techniques import (
+from rules.path.family import FAMILY, random_path, values_of_path
+from rules.path.model import BOTH, OFF, ON, geometry
+from rules.path.techniques import (
     CrossingParity,
     CutCells,
     NoLoop,

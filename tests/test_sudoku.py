@@ -15,7 +15,7 @@ from grader.exact import count_solutions
 from grader.grading import grade
 from grader.loading import load
 from grader.model import is_single
-from rules.sudoku import (
+from rules.sudoku.family import (
     FAMILY,
     LEVEL_BANDS,
     box_shape,

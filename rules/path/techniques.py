@@ -16,7 +16,7 @@ from grader.model import Model, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Lookahead
-from rules.path_model import (
+from rules.path.model import (
     BOTH,
     OFF,
     ON,

@@ -35,8 +35,8 @@ from grader.techniques.houses import (
     NakedSubset,
 )
 from grader.techniques.wings import XYWing
-from rules.binairo import PuzzleFileBase
-from rules.sudoku_patterns import BivalueGrave, UniqueRectangle
+from rules.binairo.family import PuzzleFileBase
+from rules.sudoku.patterns import BivalueGrave, UniqueRectangle
 
 BOX_SHAPES: dict[int, tuple[int, int]] = {
     4: (2, 2),

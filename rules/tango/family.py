@@ -14,7 +14,7 @@ from grader.constraints import Relation
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State
 from grader.techniques import RelationPropagation
-from rules.binairo import (
+from rules.binairo.family import (
     PuzzleFileBase,
     binary_key,
     binary_table,

@@ -32,8 +32,8 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
-from rules.binairo import PuzzleFileBase
-from rules.siteswap_runs import SiteswapRule, claimed_sites, site_mask, site_masks
+from rules.binairo.family import PuzzleFileBase
+from rules.siteswap.runs import SiteswapRule, claimed_sites, site_mask, site_masks
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 HOLE = " "
@@ -764,7 +764,7 @@ def siteswap_table(model: Model) -> list[TechniqueSpec]:
         TechniqueSpec(Guess, 10.0, "extreme", default=False),
     ]
     if options.get("latin") or options.get("boxes"):
-        from rules.sudoku import sudoku_table
+        from rules.sudoku.family import sudoku_table
 
         # Singles, locked candidates, subsets and fish at their Sudoku Explainer costs; the
         # uniqueness patterns and chains are left out (lookahead covers what chains would do).

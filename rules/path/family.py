@@ -4,7 +4,7 @@ A room of cells (a rectangle, possibly with cells cut out) has doors in its boun
 orthogonal path enters through one door, leaves through another and visits each cell at most
 once; a clue outside a row or column counts the path's cells there (clues may be missing; more
 than two doors may be given, the path uses exactly two). The model, its geometry and constraints
-live in :mod:`rules.path_model`, the techniques in :mod:`rules.path_techniques`.
+live in :mod:`rules.path.model`, the techniques in :mod:`rules.path.techniques`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.symmetry import board_transforms
 from grader.techniques import Guess
-from rules.binairo import PuzzleFileBase
-from rules.path_model import (
+from rules.binairo.family import PuzzleFileBase
+from rules.path.model import (
     BOTH,
     OFF,
     ON,
@@ -35,7 +35,7 @@ from rules.path_model import (
     SinglePath,
     geometry,
 )
-from rules.path_techniques import (
+from rules.path.techniques import (
     CellLookahead,
     CountCompletion,
     CrossingParity,

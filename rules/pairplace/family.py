@@ -33,7 +33,7 @@ from grader.model import Model, State, Variable, is_single, single_value, values
 from grader.step import Assignment, Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, Lookahead
-from rules.binairo import PuzzleFileBase
+from rules.binairo.family import PuzzleFileBase
 
 if TYPE_CHECKING:
     from grader.exact import CnfBuilder
@@ -964,7 +964,7 @@ class PairPlace(Family):
 
     def graph(self, model: Model) -> Any:
         """The puzzle's graph as a networkx Graph on the header letters."""
-        from rules.pairplace_graph import complete_graph, graph_from_edges
+        from rules.pairplace.graph import complete_graph, graph_from_edges
 
         header = model.options["header"]
         edges = model.options.get("edges")
@@ -974,7 +974,7 @@ class PairPlace(Family):
 
     def figure(self, model: Model, state: State, givens: State | None = None) -> Any:
         """A matplotlib Figure: the table beside the graph, edges drawn in their row's colour."""
-        from rules.pairplace_graph import graph_figure
+        from rules.pairplace.graph import graph_figure
 
         board = self.board(model, state, givens)
         rows = format_rows(model, state)

@@ -24,8 +24,8 @@ from grader.step import Step
 from grader.symmetry import board_transforms, transformed_rows
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
-from rules.binary_fill import random_grid
-from rules.binary_lines import (
+from rules.binary.fill import random_grid
+from rules.binary.lines import (
     DECIDED,
     BalancedLine,
     every_cell,

@@ -1,0 +1,1 @@
+"""Machinery shared by the binary families (binairo, tango): line automata and random fills."""

@@ -1,0 +1,5 @@
+"""The siteswap family (see family.py)."""
+
+from rules.siteswap.family import FAMILY
+
+__all__ = ["FAMILY"]

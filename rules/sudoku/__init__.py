@@ -1,0 +1,5 @@
+"""The sudoku family (see family.py)."""
+
+from rules.sudoku.family import FAMILY
+
+__all__ = ["FAMILY"]
