@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,38 @@ class Entry:
     @property
     def size(self) -> str:
         return f"{self.rows}x{self.cols}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, as JSON data."""
+        return asdict(self)
+
+    def row(self) -> list[str]:
+        """The entry's cells under :data:`LIST_COLUMNS` (as ``grader bank list`` shows)."""
+        return [
+            self.ref,
+            self.family,
+            self.size,
+            self.level,
+            f"{self.difficulty:g}",
+            f"{self.effort:g}",
+            str(self.givens),
+            self.id or "",
+            (self.published or "")[:10],
+        ]
+
+
+LIST_COLUMNS = (
+    "ref",
+    "family",
+    "size",
+    "level",
+    "difficulty",
+    "effort",
+    "givens",
+    "id",
+    "published",
+)
+"""The columns of a bank listing (:meth:`Entry.row`)."""
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -314,6 +346,68 @@ class Bank:
             added=row["added"],
             published=row["published"],
         )
+
+
+def grade_into(path: str | Path, puzzles: Iterable[dict[str, Any]]) -> tuple[int, int]:
+    """Grade puzzle dicts (as ``grader generate`` writes them) and store them in the bank at
+    ``path``; (added, not added: already there or not unique)."""
+    from grader.grading import grade
+    from grader.loading import puzzle_from_dict
+
+    added = total = 0
+    with Bank(path) as store:
+        for data in puzzles:
+            total += 1
+            puzzle = puzzle_from_dict(data, str(path), data.get("id", ""))
+            added += store.add_grade(grade(puzzle))
+    return added, total - added
+
+
+def split_levels(text: str | None) -> list[str] | None:
+    """``"hard, expert"`` as level names; None (any level) for no text."""
+    return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+
+def select(
+    path: str | Path, *, limit: int | None = None, **filters: Any
+) -> tuple[list[Entry], int]:
+    """The entries of the bank at ``path`` matching ``filters`` (see :meth:`Bank.query`; at
+    most ``limit``), and how many puzzles the bank holds."""
+    with Bank(path, create=False) as store:
+        return store.query(limit=limit, **filters), store.count()
+
+
+def export_file(
+    bank: str | Path,
+    output: str | Path,
+    *,
+    count: int | None = None,
+    mark_published: bool = False,
+    force: bool = False,
+    note: Callable[[str], None] | None = None,
+    **filters: Any,
+) -> list[Entry]:
+    """Write the stored puzzles matching ``filters`` (see :meth:`Bank.query`; at most
+    ``count``) to a puzzle file (``.jsonl`` or ``.json``), optionally recording them as
+    published; the entries written. ``note`` hears when fewer than ``count`` match."""
+    from grader.output import check_new, write_atomic
+
+    fmt = Path(output).suffix.lower()
+    if fmt not in (".jsonl", ".json"):
+        raise UsageError(
+            f"{output}: unknown puzzle file format {fmt or '(none)'!r}; use .jsonl or .json"
+        )
+    check_new(output, force)
+    with Bank(bank, create=False) as store:
+        found = store.query(limit=count, **filters)
+        if not found:
+            raise UsageError(f"{bank}: no stored puzzle matches these filters; nothing written")
+        if count is not None and len(found) < count and note is not None:
+            note(f"only {len(found)} puzzle(s) match (asked for {count})")
+        write_atomic(output, export_text(found, fmt))
+        if mark_published:
+            store.mark_published(e.ref for e in found)
+    return found
 
 
 def export_text(entries: Sequence[Entry], fmt: str) -> str:

@@ -445,6 +445,8 @@ class BatchResult:
     """Rows graded in this run (the others came from the journal)."""
     resumed: int
     errors: int
+    seconds: float = 0.0
+    """Time spent grading (set by :func:`grade_to_file`)."""
 
 
 def grade_many(
@@ -529,6 +531,81 @@ def run_batch(
     rows = [rows_by_key[key] for key in keys]
     errors = sum(1 for row in rows if row.get("error") is not None)
     return BatchResult(to_frame(rows), rows, len(pending), resumed, errors)
+
+
+def prepare_output(
+    output: str | Path,
+    *,
+    force: bool = False,
+    resume: bool = False,
+    bank: str | Path | None = None,
+    note: Callable[[str], None] | None = None,
+) -> Path:
+    """Check a batch's output file, its journal and its bank before any grading; the journal's
+    path. A journal left by an interrupted batch is refused unless ``resume`` (continue it) or
+    ``force`` (start over); ``note`` hears when there is nothing to resume."""
+    from grader.output import check_new
+
+    check_output_format(output)
+    check_new(output, force)
+    journal = journal_path(output)
+    if journal.exists() and not resume:
+        if not force:
+            raise UsageError(
+                f"{journal}: an interrupted batch left this journal; use --resume to continue "
+                "it, or --force to start over"
+            )
+        journal.unlink()
+    if resume and not journal.exists() and note is not None:
+        note(f"nothing to resume ({journal} does not exist); starting afresh")
+    if bank is not None:
+        from grader.bank import Bank
+
+        Bank(bank).close()  # a bad bank file is refused before any grading
+    return journal
+
+
+def grade_to_file(
+    tasks: Sequence[Task],
+    output: str | Path,
+    *,
+    options: GradeOptions | None = None,
+    workers: int = 1,
+    dask: str | Any | None = None,
+    chunk_size: int | None = None,
+    progress: bool | Callable[[int, int], None] = False,
+    resume: bool = False,
+    bank: str | Path | None = None,
+    note: Callable[[str], None] | None = None,
+) -> BatchResult:
+    """Grade ``tasks`` into ``output`` (CSV or Parquet) through a journal beside it, after
+    :func:`prepare_output`: unique puzzles go to ``bank`` too, the output is written whole and
+    the journal removed. Ctrl-C raises :class:`BatchInterrupted` and keeps the journal for
+    ``resume``. ``note`` hears what the bank took."""
+    journal = journal_path(output)
+    started = time.monotonic()
+    result = run_batch(
+        tasks,
+        options=options,
+        workers=workers,
+        dask=dask,
+        chunk_size=chunk_size,
+        progress=progress,
+        journal=journal,
+        resume=resume,
+        bank=bank is not None,
+    )
+    result.seconds = time.monotonic() - started
+    if bank is not None:
+        from grader.bank import Bank
+
+        with Bank(bank) as store:
+            added, known = store.add(row["bank"] for row in result.rows if "bank" in row)
+        if note is not None:
+            note(f"bank {bank}: {added} added, {known} already there")
+    write_frame(result.frame, output)
+    journal.unlink(missing_ok=True)
+    return result
 
 
 def _executor(workers: int, dask: str | Any | None):

@@ -12,6 +12,7 @@ batch never holds two puzzles with the same canonical key. Every random choice f
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -492,3 +493,22 @@ def parse_size(text: str) -> tuple[int, int]:
         raise UsageError(f"--size: {text!r} is not WxH or N with positive numbers")
     width, height = numbers
     return (height, width)
+
+
+def parse_rules(items: Sequence[str], unique_lines: bool = False) -> dict[str, object]:
+    """Family options from ``KEY=VALUE`` texts (values as JSON where they parse: ``true``,
+    numbers, ``[a, b]``; text otherwise); ``unique_lines`` sets Binairo's option of that name."""
+    options: dict[str, object] = {"unique_lines": True} if unique_lines else {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--rule: {item!r} is not KEY=VALUE")
+        options[key.strip()] = _rule_value(value.strip())
+    return options
+
+
+def _rule_value(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text

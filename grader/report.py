@@ -55,6 +55,20 @@ def board_text(rows: list[str]) -> Text:
     return Text("\n".join(" ".join(row) for row in rows), style="cyan")
 
 
+def solve_verdict(grade: Grade) -> str:
+    """How a solve ended, in words: "solved by deduction", "solved with 2 guesses", ..."""
+    guesses = sum(1 for s in grade.steps if s.technique == "guess")
+    if grade.solutions == 0:
+        verdict = "no solution"
+    elif grade.solved:
+        verdict = "solved" + (f" with {guesses} guesses" if guesses else " by deduction")
+    else:
+        verdict = grade.status_text()
+    if grade.solutions == "2+":
+        verdict += " (one of several solutions)"
+    return verdict
+
+
 def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
     """The score report of one puzzle (and with ``trace`` its numbered steps)."""
     title = f"{grade.puzzle.id}"
