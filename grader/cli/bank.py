@@ -1,0 +1,162 @@
+"""``grader bank list``, ``show`` and ``export``: the store of graded puzzles."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from grader.cli.common import (
+    App,
+    ForceOpt,
+    JsonOpt,
+    OutputOpt,
+    grader_app,
+    note,
+    out,
+)
+
+bank_app = App(
+    add_completion=False,
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    help="The puzzle bank: list, show and export stored puzzles.",
+)
+grader_app.add_typer(bank_app, name="bank")
+
+BankFile = Annotated[str, typer.Argument(help="The bank file (SQLite).", metavar="FILE.db")]
+FamilyFilter = Annotated[str | None, typer.Option("--family", help="Only this family.")]
+SizeFilter = Annotated[str | None, typer.Option("--size", help="Only this size, e.g. 6x6.")]
+LevelFilter = Annotated[
+    str | None, typer.Option("--level", help="Only these levels (comma separated).")
+]
+MinFilter = Annotated[float | None, typer.Option("--min-difficulty", help="Difficulty at least.")]
+MaxFilter = Annotated[float | None, typer.Option("--max-difficulty", help="Difficulty at most.")]
+PublishedFilter = Annotated[
+    bool | None,
+    typer.Option(
+        "--published/--unpublished", help="Only puzzles already published / not yet published."
+    ),
+]
+OrderOpt = Annotated[str, typer.Option("--order", help="added, difficulty, hardest or effort.")]
+
+
+def _filters(
+    family: str | None,
+    size: str | None,
+    level: str | None,
+    min_difficulty: float | None,
+    max_difficulty: float | None,
+    published: bool | None,
+    order: str,
+) -> dict[str, object]:
+    """The command-line filters as :meth:`grader.bank.Bank.query` takes them."""
+    from grader.bank import split_levels
+
+    return {
+        "family": family,
+        "size": size,
+        "level": split_levels(level),
+        "min_difficulty": min_difficulty,
+        "max_difficulty": max_difficulty,
+        "published": published,
+        "order": order,
+    }
+
+
+@bank_app.command("list", help="List stored puzzles matching the filters.")
+def bank_list(
+    bank: BankFile,
+    family: FamilyFilter = None,
+    size: SizeFilter = None,
+    level: LevelFilter = None,
+    min_difficulty: MinFilter = None,
+    max_difficulty: MaxFilter = None,
+    published: PublishedFilter = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many.", min=1)] = None,
+    order: OrderOpt = "added",
+    as_json: JsonOpt = False,
+) -> None:
+    from rich.table import Table
+
+    from grader.bank import LIST_COLUMNS, select
+
+    filters = _filters(family, size, level, min_difficulty, max_difficulty, published, order)
+    found, total = select(bank, limit=limit, **filters)
+    if as_json:
+        for entry in found:
+            payload = {k: v for k, v in entry.to_dict().items() if k != "key"}
+            print(json.dumps(payload, ensure_ascii=False))
+        return
+    table = Table(title=f"{len(found)} of {total} puzzles", title_justify="left")
+    for column in LIST_COLUMNS:
+        table.add_column(column, justify="right" if column in ("difficulty", "effort") else "left")
+    for entry in found:
+        table.add_row(*entry.row())
+    out.print(table)
+
+
+@bank_app.command("show", help="Show one stored puzzle: its grade and its grid.")
+def bank_show(
+    bank: BankFile,
+    name: Annotated[str, typer.Argument(help="Its ref (or a prefix), key or id.")],
+    as_json: JsonOpt = False,
+) -> None:
+    from grader.bank import Bank
+    from grader.report import board_text
+
+    with Bank(bank, create=False) as store:
+        entry = store.get(name)
+    if as_json:
+        print(json.dumps(entry.to_dict(), ensure_ascii=False))
+        return
+    for key in ("ref", "family", "size", "level", "difficulty", "effort", "givens", "id"):
+        value = getattr(entry, key)
+        out.print(f"[bold]{key:<11}[/bold]{value if value is not None else ''}")
+    out.print(f"[bold]{'published':<11}[/bold]{entry.published or 'no'}")
+    out.print(f"[bold]{'added':<11}[/bold]{entry.added}")
+    used = ", ".join(f"{k} x{v}" for k, v in entry.techniques.items())
+    out.print(f"[bold]{'techniques':<11}[/bold]{used}")
+    if isinstance(entry.puzzle.get("grid"), list):
+        out.print(board_text([str(row) for row in entry.puzzle["grid"]]))
+    out.print(json.dumps(entry.puzzle, ensure_ascii=False), markup=False, soft_wrap=True)
+
+
+@bank_app.command(
+    "export",
+    help="Write stored puzzles matching the filters to a puzzle file (.jsonl or .json); "
+    "--mark-published records them as published.",
+)
+def bank_export(
+    bank: BankFile,
+    output: OutputOpt,
+    family: FamilyFilter = None,
+    size: SizeFilter = None,
+    level: LevelFilter = None,
+    min_difficulty: MinFilter = None,
+    max_difficulty: MaxFilter = None,
+    published: PublishedFilter = None,
+    count: Annotated[
+        int | None, typer.Option("--count", "-n", help="At most this many.", min=1)
+    ] = None,
+    order: OrderOpt = "added",
+    mark_published: Annotated[
+        bool, typer.Option("--mark-published", help="Record the exported puzzles as published.")
+    ] = False,
+    force: ForceOpt = False,
+) -> None:
+    from grader.bank import export_file
+
+    filters = _filters(family, size, level, min_difficulty, max_difficulty, published, order)
+    found = export_file(
+        bank,
+        output,
+        count=count,
+        mark_published=mark_published,
+        force=force,
+        note=note,
+        **filters,
+    )
+    marked = ", marked published" if mark_published else ""
+    note(f"wrote {len(found)} puzzle(s) to {output}{marked}")

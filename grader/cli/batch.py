@@ -1,0 +1,135 @@
+"""``grader batch`` and ``grader histogram``: many puzzles into one table, and its charts."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from grader.cli.common import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    CostsOpt,
+    ExactOpt,
+    ForceOpt,
+    GuessOpt,
+    OutputOpt,
+    TechOpt,
+    TimeoutOpt,
+    err,
+    grade_options,
+    grader_app,
+    note,
+)
+from grader.errors import UsageError
+
+
+@grader_app.command(
+    "batch",
+    help="Grade many puzzles (files, .jsonl, sudoku or game-ID line files) into one table, "
+    "one row per puzzle: CSV or Parquet by the output's suffix. Ctrl-C leaves the output "
+    "unwritten and a journal beside it; --resume continues from the journal.",
+)
+def grader_batch(
+    inputs: Annotated[list[str], typer.Argument(help="Puzzle files.")],
+    output: OutputOpt,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Local worker processes.", min=1)
+    ] = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask", help="Run on a Dask cluster: its scheduler address.", metavar="ADDRESS"
+        ),
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", help="Puzzles per task sent to a worker.", min=1)
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue an interrupted batch from its journal.")
+    ] = False,
+    bank: Annotated[
+        str | None,
+        typer.Option("--bank", help="Also store unique puzzles in this bank.", metavar="FILE.db"),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show a progress bar.")
+    ] = True,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    exact: ExactOpt = True,
+    force: ForceOpt = False,
+) -> None:
+    from pathlib import Path
+
+    from grader.batch import BatchInterrupted, grade_to_file, prepare_output, tasks_from
+
+    journal = prepare_output(output, force=force, resume=resume, bank=bank, note=note)
+    tasks = tasks_from(inputs)
+    options = grade_options(techniques, costs, guess, timeout, exact)
+    try:
+        result = grade_to_file(
+            tasks,
+            output,
+            options=options,
+            workers=workers,
+            dask=dask,
+            chunk_size=chunk_size,
+            progress=progress,
+            resume=resume,
+            bank=bank,
+            note=note,
+        )
+    except BatchInterrupted as stop:
+        err.print(
+            f"interrupted: {stop.done} of {stop.total} puzzles done, kept in {journal}; "
+            f"{output} was not written. Rerun with --resume to continue.",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    elapsed = result.seconds
+    rate = result.graded / elapsed if elapsed > 0 else 0.0
+    resumed = f" ({result.resumed} from the journal)" if result.resumed else ""
+    err.print(
+        f"graded {result.graded} puzzle(s){resumed} in {elapsed:.1f} s ({rate:.1f}/s); "
+        f"wrote {Path(output)}",
+        markup=False,
+    )
+    if result.errors:
+        first = next(row["error"] for row in result.rows if row.get("error"))
+        err.print(
+            f"error: {result.errors} puzzle(s) could not be graded (see the error column), "
+            f"first: {first}",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INPUT)
+
+
+@grader_app.command(
+    "histogram",
+    help="Draw histograms of a batch result: difficulty and effort per family and level, "
+    "and technique usage (PNG, SVG or PDF by the output's suffix).",
+)
+def grader_histogram(
+    results: Annotated[str, typer.Argument(help="A batch result (.csv or .parquet).")],
+    output: OutputOpt,
+    title: Annotated[str, typer.Option("--title", help="A title for the figure.")] = "",
+    force: ForceOpt = False,
+) -> None:
+    from pathlib import Path
+
+    from grader.batch import read_frame
+    from grader.histogram import save_histograms
+    from grader.output import check_new
+    from grader.render import picture_format
+
+    try:
+        picture_format(output)
+    except ValueError as error:
+        raise UsageError(f"{output}: {error}") from None
+    check_new(output, force)
+    frame = read_frame(results)
+    save_histograms(frame, output, title=title or Path(results).name)
+    err.print(f"wrote {output}", markup=False)

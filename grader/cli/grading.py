@@ -1,0 +1,154 @@
+"""``grade`` (also ``grader grade``), ``grader solve`` and ``grader hint``."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from grader.cli.common import (
+    EXIT_CODES,
+    EXIT_OK,
+    EXIT_TIMEOUT,
+    CostsOpt,
+    ExactOpt,
+    Files,
+    ForceOpt,
+    GuessOpt,
+    HtmlOpt,
+    JsonOpt,
+    Sources,
+    TechOpt,
+    TimeoutOpt,
+    TraceOpt,
+    err,
+    grade_app,
+    grade_options,
+    grader_app,
+    out,
+)
+
+
+def run_grade(
+    files: list[str],
+    as_json: bool,
+    trace: bool,
+    costs: str | None,
+    techniques: str | None,
+    guess: bool,
+    timeout: float | None,
+    exact: bool,
+    html: str | None = None,
+    force: bool = False,
+) -> int:
+    """Grade every puzzle of every file; bad files get one line each and exit code 2."""
+    from grader.grading import grade
+    from grader.report import print_grade
+
+    if html is not None:
+        from grader.output import check_new
+
+        check_new(html, force)
+    options = grade_options(techniques, costs, guess, timeout, exact)
+    sources = Sources(files, as_json)
+    graded = []
+    for puzzle in sources:
+        result = grade(puzzle, options)
+        if result.run.status == "timeout" and sources.code == EXIT_OK:
+            sources.code = EXIT_TIMEOUT
+        if html is not None:
+            graded.append(result)
+        if as_json:
+            print(json.dumps(result.to_dict(trace=trace), ensure_ascii=False), flush=True)
+        else:
+            print_grade(out, result, trace=trace)
+    if html is not None and graded:
+        from grader.html import trace_html
+        from grader.output import write_atomic
+
+        write_atomic(html, trace_html(graded))
+        err.print(f"wrote {html}", markup=False)
+    return sources.code
+
+
+@grade_app.command(
+    help="Grade puzzles: uniqueness, deducibility, difficulty and why. " + EXIT_CODES
+)
+@grader_app.command("grade", help="Grade puzzles (same as the `grade` command).")
+def grade_command(
+    files: Files,
+    as_json: JsonOpt = False,
+    trace: TraceOpt = False,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    exact: ExactOpt = True,
+    html: HtmlOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    raise typer.Exit(
+        run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
+    )
+
+
+@grader_app.command("solve", help="Print the solution, with the steps that found it.")
+def grader_solve(
+    files: Files,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    timeout: TimeoutOpt = None,
+) -> None:
+    from grader.grading import grade
+    from grader.report import board_text, solve_verdict
+
+    options = grade_options(techniques, costs, True, timeout, True)
+    sources = Sources(files)
+    for puzzle in sources:
+        result = grade(puzzle, options)
+        out.print(f"{puzzle.id}: {solve_verdict(result)}")
+        out.print(board_text(result.grid()))
+        if result.run.status == "timeout":
+            sources.code = EXIT_TIMEOUT
+    raise typer.Exit(sources.code)
+
+
+@grader_app.command("hint", help="Print the next step only, with its explanation.")
+def grader_hint(
+    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    as_json: JsonOpt = False,
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+) -> None:
+    from grader.engine import Engine
+    from grader.explain import Explainer
+    from grader.grading import step_dict
+    from grader.loading import load
+
+    options = grade_options(techniques, costs, False, None, False)
+    from grader.costs import choose
+
+    puzzle = load(file)[0]
+    chosen = choose(puzzle.family, puzzle.model, options.techniques, options.costs)
+    engine = Engine(puzzle.model, chosen)
+    problem = engine.check_state(puzzle.givens)
+    ex = Explainer(puzzle.model, chosen)
+    if problem is not None:
+        message = f"the givens break a rule: {problem.reason}"
+        print(
+            json.dumps({"id": puzzle.id, "hint": None, "problem": message}) if as_json else message
+        )
+        raise typer.Exit(EXIT_OK)
+    steps = engine.next_steps(puzzle.givens)
+    if as_json:
+        payload = {"id": puzzle.id, "hint": step_dict(steps[0], ex) if steps else None}
+        print(json.dumps(payload, ensure_ascii=False))
+    elif not steps:
+        solved = puzzle.model.is_solved(puzzle.givens)
+        out.print("the puzzle is already solved" if solved else "no technique applies here")
+    else:
+        step = steps[0]
+        out.print(f"[bold]{step.technique}[/bold] (cost {step.cost:g}): {ex.text(step)}")
+        if len(steps) > 1:
+            out.print(f"[dim]({len(steps) - 1} more step(s) of this kind are available now)[/dim]")

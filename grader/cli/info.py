@@ -1,0 +1,83 @@
+"""``grader schema``, ``techniques``, ``families`` and ``canon``: what the installed families
+know, and canonical keys of puzzles."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from grader.cli.common import CostsOpt, Files, Sources, grader_app, out
+from grader.errors import UsageError
+
+
+def _unknown(family: str, known: dict) -> UsageError:
+    return UsageError(f"family: unknown family {family!r} (known: {', '.join(known)})")
+
+
+@grader_app.command("schema", help="Print the JSON Schema of a family's puzzle file.")
+def grader_schema(
+    family: Annotated[str | None, typer.Argument(help="A family; all of them if omitted.")] = None,
+) -> None:
+    from grader.registry import families
+
+    known = families()
+    if family is not None and family not in known:
+        raise _unknown(family, known)
+    chosen = [known[family]] if family else list(known.values())
+    schemas = [f.schema.model_json_schema() for f in chosen]
+    document = schemas[0] if family else {"oneOf": schemas, "title": "puzzle file"}
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+@grader_app.command(
+    "techniques", help="List a family's techniques with cost, level and description."
+)
+def grader_techniques(
+    family: Annotated[str, typer.Argument(help="A family name.")],
+    costs: CostsOpt = None,
+) -> None:
+    from rich.table import Table
+
+    from grader.costs import load_costs, technique_table
+    from grader.loading import puzzle_from_dict
+    from grader.registry import families
+
+    known = families()
+    if family not in known:
+        raise _unknown(family, known)
+    fam = known[family]
+    sample = puzzle_from_dict(fam.example, f"{family} example", "example").model
+    overrides = load_costs(costs) if costs else {}
+    merged = {**overrides.get("*", {}), **overrides.get(family, {})}
+    table = Table(title=f"{fam.title} techniques")
+    for column in ("technique", "cost", "level", "default", "description"):
+        table.add_column(column)
+    for spec in technique_table(fam, sample):
+        technique = spec.build(merged.get(spec.technique_name))
+        table.add_row(
+            technique.name,
+            f"{technique.cost:g}",
+            spec.level,
+            "yes" if spec.default else "no",
+            technique.description,
+        )
+    out.print(table)
+
+
+@grader_app.command("families", help="List the installed puzzle families.")
+def grader_families() -> None:
+    from grader.registry import families
+
+    for name, family in families().items():
+        out.print(f"{name:<10} {family.title}")
+
+
+@grader_app.command("canon", help="Print each puzzle's canonical key (equal for symmetric copies).")
+def grader_canon(files: Files) -> None:
+    sources = Sources(files)
+    for puzzle in sources:
+        key = puzzle.family.canonical_key(puzzle.model, puzzle.givens)
+        out.print(f"{puzzle.id}\t{key}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(sources.code)

@@ -1,0 +1,91 @@
+"""``grader render``: a puzzle's board as a picture."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from grader.cli.common import (
+    CostsOpt,
+    ForceOpt,
+    GuessOpt,
+    OutputOpt,
+    TechOpt,
+    TimeoutOpt,
+    err,
+    grade_options,
+    grader_app,
+)
+from grader.errors import UsageError
+
+if TYPE_CHECKING:
+    from grader.family import Puzzle
+
+
+def one_puzzle(source: str, index: int) -> Puzzle:
+    """The ``index``-th puzzle (1 = first) of a file or game ID."""
+    from grader.loading import load
+
+    puzzles = load(source)
+    if not 1 <= index <= len(puzzles):
+        raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
+    return puzzles[index - 1]
+
+
+@grader_app.command(
+    "render",
+    help="Draw a puzzle's board as SVG, PNG or PDF (by the output's suffix): the givens, or "
+    "with --solve the grid the techniques reach, or with --step N the board before step N "
+    "with the cells it used and changed highlighted.",
+)
+def grader_render(
+    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    output: OutputOpt,
+    index: Annotated[
+        int, typer.Option("--index", help="Which puzzle of the file (1 = first).", min=1)
+    ] = 1,
+    solve: Annotated[
+        bool, typer.Option("--solve", help="Draw the grid the techniques reach.")
+    ] = False,
+    step: Annotated[
+        int | None,
+        typer.Option("--step", help="Draw the board before this step (1 = first).", min=1),
+    ] = None,
+    candidates: Annotated[
+        bool, typer.Option("--candidates/--no-candidates", help="Draw remaining candidates.")
+    ] = True,
+    title: Annotated[str, typer.Option("--title", help="A title above the board.")] = "",
+    costs: CostsOpt = None,
+    techniques: TechOpt = None,
+    guess: GuessOpt = False,
+    timeout: TimeoutOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    from grader.output import check_new, write_atomic
+    from grader.render import picture_bytes, picture_format, puzzle_board, step_board
+
+    try:
+        fmt = picture_format(output)
+    except ValueError as error:
+        raise UsageError(f"{output}: {error}") from None
+    check_new(output, force)
+    puzzle = one_puzzle(file, index)
+    if solve or step is not None:
+        from grader.grading import grade
+        from grader.render import states_before
+
+        result = grade(puzzle, grade_options(techniques, costs, guess, timeout, step is None))
+        if step is not None:
+            if step > len(result.steps):
+                raise UsageError(f"--step: the solve has {len(result.steps)} step(s), not {step}")
+            chosen = result.steps[step - 1]
+            before = states_before(puzzle, result.steps[:step])[-1]
+            by_name = {t.name: t for t in result.techniques}
+            board = step_board(puzzle, before, chosen, by_name.get(chosen.technique), title)
+        else:
+            board = puzzle_board(puzzle, result.run.state, title)
+    else:
+        board = puzzle_board(puzzle, title=title)
+    write_atomic(output, picture_bytes(board, fmt, candidates))
+    err.print(f"wrote {output}", markup=False)
