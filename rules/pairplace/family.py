@@ -33,7 +33,7 @@ from grader.model import Model, State, Variable, is_single, single_value, values
 from grader.step import Assignment, Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, Lookahead
-from rules.binairo.family import PuzzleFileBase
+from rules.schema import PuzzleFileBase
 
 if TYPE_CHECKING:
     from grader.exact import CnfBuilder

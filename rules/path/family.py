@@ -21,7 +21,6 @@ from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, Variable, cell_name, is_single, single_value
 from grader.symmetry import board_transforms
 from grader.techniques import Guess
-from rules.binairo.family import PuzzleFileBase
 from rules.path.model import (
     BOTH,
     OFF,
@@ -50,6 +49,7 @@ from rules.path.techniques import (
     Reachability,
     TwoWays,
 )
+from rules.schema import PuzzleFileBase
 
 MAX_SIDE = 40
 UNIQUE_TRIES = 200

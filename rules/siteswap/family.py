@@ -32,7 +32,7 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
-from rules.binairo.family import PuzzleFileBase
+from rules.schema import PuzzleFileBase
 from rules.siteswap.runs import SiteswapRule, claimed_sites, site_mask, site_masks
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"

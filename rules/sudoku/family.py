@@ -35,7 +35,7 @@ from grader.techniques.houses import (
     NakedSubset,
 )
 from grader.techniques.wings import XYWing
-from rules.binairo.family import PuzzleFileBase
+from rules.schema import PuzzleFileBase
 from rules.sudoku.patterns import BivalueGrave, UniqueRectangle
 
 BOX_SHAPES: dict[int, tuple[int, int]] = {

@@ -14,17 +14,10 @@ from grader.constraints import Relation
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State
 from grader.techniques import RelationPropagation
-from rules.binairo.family import (
-    PuzzleFileBase,
-    binary_key,
-    binary_table,
-    build_binary,
-    format_binary,
-    grid_size,
-    parse_cells,
-    random_binary_solution,
-    solution_values,
-)
+from rules.binary.family import binary_key, format_binary, random_binary_solution
+from rules.binary.model import build_binary
+from rules.binary.techniques import binary_table
+from rules.schema import PuzzleFileBase, grid_size, parse_cells, solution_values
 
 TANGO_SYMBOLS = {"S": 0, "M": 1}
 Sign = tuple[int, int, int, int, Literal["=", "x"]]

@@ -1,0 +1,305 @@
+"""The techniques of the binary families (Binairo, Tango) and their technique table.
+
+Levels follow Simon Tatham's Unruly solver (``unruly.c``): *trivial* is the three-in-a-row
+patterns and the last cell of a line; *easy* adds count completion and, with unique lines, the
+near-copy check; *normal* adds the "last one must break a run" window; then *hard* is
+single-line enumeration, *expert* lookahead of depth 1 and *extreme* depth 2 (or guessing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from grader.constraints import Constraint, DistinctLines, Line
+from grader.explain import Explainer
+from grader.family import TechniqueSpec
+from grader.model import Model, State, is_single
+from grader.step import Step
+from grader.technique import Context, Technique
+from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
+from rules.binary.lines import (
+    DECIDED,
+    every_cell,
+    is_balanced,
+    line_bits,
+    positions,
+)
+
+
+def line_values(state: State, line: Line) -> list[int]:
+    """Decided values of a line's cells, -1 for open ones."""
+    return [DECIDED[state[v]] for v in line.vars]
+
+
+class BalancedTechnique(Technique):
+    """A technique that reads Binairo/Tango lines."""
+
+    kinds = ("line",)
+
+    def applies_to(self, constraint: Constraint, model: Model) -> bool:
+        return is_balanced(constraint)
+
+    def forced(self, bits: int, empty: int) -> int | None:
+        """The open cells (a line bitset) that must take the other value because of the cells
+        ``bits`` holding one value; None: the technique has no such bitset rule."""
+        return None
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]] | None:
+        if self.forced(0, 0) is None:
+            return None  # no bitset rule: the steps are used
+        zeros, ones, empty = line_bits(ctx, constraint)
+        cells = constraint.vars
+        return [
+            (cells[i], 1 - x)
+            for x, bits in ((0, zeros), (1, ones))
+            for i in positions(self.forced(bits, empty) or 0)
+        ]
+
+
+class Pair(BalancedTechnique):
+    name = "pair"
+    title = "Pair"
+    description = (
+        "Two equal neighbours in a line (XX.): the cells at both ends of the pair must hold the "
+        "other value, or there would be three in a row."
+    )
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return
+        cells = constraint.vars
+        for x, bits in ((0, zeros), (1, ones)):
+            both = bits & (bits >> 8)  # cells i and i+1 hold x
+            if not both:
+                continue
+            after = [(i + 2, i, i + 1) for i in positions(both & (empty >> 16))]
+            before = [(i, i + 1, i + 2) for i in positions(empty & (both >> 8))]
+            for target, a, b in sorted(after + before):  # in reading order
+                yield self._step(constraint, cells[target], cells[a], cells[b], x)
+
+    def forced(self, bits: int, empty: int) -> int:
+        both = bits & (bits >> 8)  # cells i and i+1 hold the value
+        return ((both << 16) | (both >> 8)) & empty
+
+    def _step(self, line: Line, target: int, a: int, b: int, x: int) -> Step:
+        return self.make(placements=[(target, 1 - x)], unit=line.label, cells=(a, b), value=x)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        a, b = step.data["cells"]
+        x = step.data["value"]
+        both = f"{ex.cells([a, b])} are both {ex.value(x)}"
+        return f"{both}, and three {ex.plural(x)} in a row are not allowed"
+
+
+class Sandwich(BalancedTechnique):
+    name = "sandwich"
+    title = "Sandwich"
+    description = (
+        "A gap between two equal cells (X.X): the middle cell must hold the other value, or "
+        "there would be three in a row."
+    )
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return
+        cells = constraint.vars
+        for x, bits in ((0, zeros), (1, ones)):
+            for middle in positions(self.forced(bits, empty)):
+                yield self.make(
+                    placements=[(cells[middle], 1 - x)],
+                    unit=constraint.label,
+                    cells=(cells[middle - 1], cells[middle + 1]),
+                    value=x,
+                )
+
+    def forced(self, bits: int, empty: int) -> int:
+        return ((bits & (bits >> 16)) << 8) & empty  # between cells i and i+2 holding the value
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        a, b = step.data["cells"]
+        x = step.data["value"]
+        return f"it sits between two {ex.plural(x)} ({ex.cells([a, b])})"
+
+
+class CountCompletion(BalancedTechnique):
+    name = "count-completion"
+    title = "Count completion"
+    description = (
+        "A line already holds its quota (half its length) of one value: every open cell of it "
+        "takes the other value."
+    )
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, Line)
+        found = self._completed(ctx, constraint)
+        if found is not None:
+            x, placements = found
+            yield self.make(
+                placements=placements,
+                unit=constraint.label,
+                value=x,
+                count=constraint.rule.quota,  # type: ignore[attr-defined]
+            )
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        found = self._completed(ctx, constraint)
+        return [] if found is None else found[1]
+
+    def _completed(
+        self, ctx: Context, constraint: Constraint
+    ) -> tuple[int, list[tuple[int, int]]] | None:
+        """The value whose quota the line holds and the placements of the other value in its
+        open cells, or None."""
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return None
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        for x, bits in ((0, zeros), (1, ones)):
+            if bits.bit_count() == quota:
+                return x, [(constraint.vars[i], 1 - x) for i in positions(empty)]
+        return None
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        x = step.data["value"]
+        return f"{step.data['unit']} already holds its {ex.plural(x, step.data['count'])}"
+
+
+class Window(BalancedTechnique):
+    name = "window"
+    title = "Last one must break a run"
+    description = (
+        "A line needs exactly one more of value A and at least two more of B. A window of three "
+        "consecutive cells holding no A would become BBB if all its open cells were B, so the "
+        "last A must be inside it, and every open cell outside the window is B."
+    )
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, Line)
+        found = self._window(ctx, constraint)
+        if found is not None:
+            a, start, outside = found
+            cells = constraint.vars
+            yield self.make(
+                placements=[(cells[j], 1 - a) for j in positions(outside)],
+                unit=constraint.label,
+                value=a,
+                window=tuple(cells[start : start + 3]),
+            )
+
+    def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
+        found = self._window(ctx, constraint)
+        if found is None:
+            return []
+        a, _start, outside = found
+        return [(constraint.vars[j], 1 - a) for j in positions(outside)]
+
+    def _window(self, ctx: Context, constraint: Constraint) -> tuple[int, int, int] | None:
+        """The first window that must hold the last A: (A, its first cell, the open cells
+        outside it as a line bitset), or None."""
+        zeros, ones, empty = line_bits(ctx, constraint)
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
+            if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
+                continue
+            starts = every_cell(len(constraint.vars) - 2)
+            open_in_window = empty + (empty >> 8) + (empty >> 16)
+            holds_a = mine | (mine >> 8) | (mine >> 16)
+            for i in positions((open_in_window >> 1) & starts & ~holds_a):  # >= 2 open, no A
+                outside = empty & ~(0x010101 << (8 * i))
+                if outside:
+                    return a, i, outside
+        return None
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        a = step.data["value"]
+        window = step.data["window"]
+        b_name = ex.plural(1 - a)
+        return (
+            f"{step.data['unit']} has one {ex.model.value_name(a)} left to place; it must go in "
+            f"{ex.cells(list(window))}, or those cells would hold three {b_name} in a row"
+        )
+
+
+class BinaryLastCell(LastCell):
+    """:class:`LastCell` that finds a binary line's only open cell on its bitsets."""
+
+    def open_position(self, ctx: Context, constraint: Line) -> int | None:
+        if not is_balanced(constraint):
+            return super().open_position(ctx, constraint)
+        empty = line_bits(ctx, constraint)[2]
+        if not empty or empty & (empty - 1):
+            return None  # no open cell, or several
+        return (empty.bit_length() - 1) >> 3
+
+
+class NearCopy(Technique):
+    name = "near-copy"
+    title = "Avoid copying a complete line"
+    description = (
+        "With distinct lines: line r holds all its X at known places and line s holds all but "
+        "one of its X, each where r has one. Putting s's last X at r's remaining X position "
+        "would make s a copy of r, so that cell takes the other value."
+    )
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        state = ctx.state
+        for group in ctx.model.constraints:
+            if not isinstance(group, DistinctLines):
+                continue
+            decided = [
+                [state[v].bit_length() - 1 if is_single(state[v]) else -1 for v in line]
+                for line in group.lines
+            ]
+            for x in (0, 1):
+                for r, first in enumerate(decided):
+                    quota = len(first) // 2
+                    if first.count(x) != quota:
+                        continue
+                    places = {j for j, value in enumerate(first) if value == x}
+                    for s, second in enumerate(decided):
+                        if s == r or len(second) != len(first) or second.count(x) != quota - 1:
+                            continue
+                        mine = {j for j, value in enumerate(second) if value == x}
+                        if not mine <= places:
+                            continue
+                        (spot,) = places - mine
+                        if second[spot] >= 0:
+                            continue
+                        var = group.lines[s][spot]
+                        yield self.make(
+                            placements=[(var, 1 - x)],
+                            unit=group.line_labels[s],
+                            copies=group.line_labels[r],
+                            value=x,
+                        )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        x = step.data["value"]
+        return (
+            f"{step.data['unit']} has all but one of its {ex.plural(x)} where "
+            f"{step.data['copies']} has them; one more there would copy {step.data['copies']}"
+        )
+
+
+def binary_table(model: Model) -> list[TechniqueSpec]:
+    """The technique ladder of the binary families (Tatham's levels, then ours)."""
+    table = [
+        TechniqueSpec(Pair, 1.0, "trivial"),
+        TechniqueSpec(Sandwich, 1.0, "trivial"),
+        TechniqueSpec(BinaryLastCell, 1.2, "trivial"),
+        TechniqueSpec(CountCompletion, 2.0, "easy"),
+    ]
+    if model.options.get("unique_lines"):
+        table.append(TechniqueSpec(NearCopy, 2.5, "easy"))
+    table += [
+        TechniqueSpec(Window, 3.0, "normal"),
+        TechniqueSpec(LineEnumeration, 4.0, "hard"),
+        TechniqueSpec(Lookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
+        TechniqueSpec(Lookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
+        TechniqueSpec(Guess, 12.0, "extreme", default=False),
+    ]
+    return table
