@@ -1,91 +1,25 @@
 """LinkedIn Tango: Binairo rules without unique lines, with suns and moons, plus signs between
-orthogonal neighbours (``=`` same, ``x`` opposite)."""
+orthogonal neighbours (``=`` same, ``x`` opposite).
+
+The file is read in :mod:`rules.tango.file`, the model built in :mod:`rules.tango.model`, the
+technique table in :mod:`rules.tango.techniques` (the techniques are :mod:`rules.binary`'s)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from grader.board import Board
-from grader.constraints import Relation
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State
-from grader.techniques import RelationPropagation
 from rules.binary.family import binary_key, format_binary, random_binary_solution
-from rules.binary.model import build_binary
-from rules.binary.techniques import binary_table
-from rules.schema import PuzzleFileBase, grid_size, parse_cells, solution_values
-
-TANGO_SYMBOLS = {"S": 0, "M": 1}
-Sign = tuple[int, int, int, int, Literal["=", "x"]]
-
-
-class TangoFile(PuzzleFileBase):
-    family: Literal["tango"]
-    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
-    grid: list[str]
-    signs: list[Sign] = Field(default_factory=list, description="[r1, c1, r2, c2, '=' or 'x']")
-    solution: list[str] | None = None
-
-
-def check_signs(signs: list[Sign], rows: int, cols: int) -> list[Sign]:
-    """Signs in a canonical order, each between two orthogonal neighbours of the grid."""
-    seen: set[tuple[int, int, int, int]] = set()
-    out = []
-    for i, (r1, c1, r2, c2, sign) in enumerate(signs):
-        field = f"signs[{i}]"
-        for r, c in ((r1, c1), (r2, c2)):
-            require(0 <= r < rows and 0 <= c < cols, field, f"cell ({r}, {c}) is outside the grid")
-        require(
-            abs(r1 - r2) + abs(c1 - c2) == 1,
-            field,
-            f"cells ({r1}, {c1}) and ({r2}, {c2}) are not neighbours",
-        )
-        if (r2, c2) < (r1, c1):
-            r1, c1, r2, c2 = r2, c2, r1, c1
-        require((r1, c1, r2, c2) not in seen, field, "a second sign between the same two cells")
-        seen.add((r1, c1, r2, c2))
-        out.append((r1, c1, r2, c2, sign))
-    return sorted(out)
-
-
-def tango_model(
-    rows: int, cols: int, cells: Sequence[int | None], signs: Sequence[Sign]
-) -> tuple[Model, State]:
-    """A Tango model: balanced lines with their in-line signs, and a relation per sign."""
-    signs = sorted(tuple(s) for s in signs)
-    key = " signs=" + ";".join(f"{r1},{c1},{r2},{c2}{s}" for r1, c1, r2, c2, s in signs)
-    model, givens = build_binary(
-        "tango",
-        rows,
-        cols,
-        cells,
-        signs=signs,
-        symbols={0: "S", 1: "M"},
-        value_names={0: "sun", 1: "moon"},
-        key_extra=key,
-    )
-    relations = []
-    for r1, c1, r2, c2, sign in signs:
-        a, b = r1 * cols + c1, r2 * cols + c2
-        pairs = [(0, 0), (1, 1)] if sign == "=" else [(0, 1), (1, 0)]
-        label = f"the {sign} sign between {model.name(a)} and {model.name(b)}"
-        relations.append(Relation(a, b, pairs, label, sign))
-    model = Model(
-        family=model.family,
-        rows=rows,
-        cols=cols,
-        variables=model.variables,
-        constraints=model.constraints + tuple(relations),
-        symbols=model.symbols,
-        value_names=model.value_names,
-        key=model.key,
-        options={**model.options, "signs": [list(s) for s in signs]},
-    )
-    return model, givens
+from rules.schema import grid_size, parse_cells, solution_values
+from rules.tango.file import TANGO_SYMBOLS, TangoFile, check_signs
+from rules.tango.model import tango_model
+from rules.tango.techniques import tango_table
 
 
 class Tango(Family):
@@ -152,8 +86,7 @@ class Tango(Family):
         return super().count_givens(puzzle) + len(puzzle.model.options.get("signs", []))
 
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
-        table = binary_table(model)
-        return [table[0], table[1], TechniqueSpec(RelationPropagation, 1.0, "trivial"), *table[2:]]
+        return tango_table(model)
 
 
 FAMILY = Tango()

@@ -1,0 +1,42 @@
+"""The Tango file: its pydantic schema, and the signs checked and put in a canonical order."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from grader.family import require
+from rules.schema import PuzzleFileBase
+
+TANGO_SYMBOLS = {"S": 0, "M": 1}
+Sign = tuple[int, int, int, int, Literal["=", "x"]]
+
+
+class TangoFile(PuzzleFileBase):
+    family: Literal["tango"]
+    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
+    grid: list[str]
+    signs: list[Sign] = Field(default_factory=list, description="[r1, c1, r2, c2, '=' or 'x']")
+    solution: list[str] | None = None
+
+
+def check_signs(signs: list[Sign], rows: int, cols: int) -> list[Sign]:
+    """Signs in a canonical order, each between two orthogonal neighbours of the grid."""
+    seen: set[tuple[int, int, int, int]] = set()
+    out = []
+    for i, (r1, c1, r2, c2, sign) in enumerate(signs):
+        field = f"signs[{i}]"
+        for r, c in ((r1, c1), (r2, c2)):
+            require(0 <= r < rows and 0 <= c < cols, field, f"cell ({r}, {c}) is outside the grid")
+        require(
+            abs(r1 - r2) + abs(c1 - c2) == 1,
+            field,
+            f"cells ({r1}, {c1}) and ({r2}, {c2}) are not neighbours",
+        )
+        if (r2, c2) < (r1, c1):
+            r1, c1, r2, c2 = r2, c2, r1, c1
+        require((r1, c1, r2, c2) not in seen, field, "a second sign between the same two cells")
+        seen.add((r1, c1, r2, c2))
+        out.append((r1, c1, r2, c2, sign))
+    return sorted(out)
