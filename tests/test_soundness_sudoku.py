@@ -12,7 +12,8 @@ from conftest import make
 from grader.costs import choose
 from grader.engine import Engine, apply_step
 from grader.exact import count_solutions
-from rules.sudoku.family import FAMILY, SYMBOLS, random_grid
+from rules.sudoku.family import FAMILY, random_grid
+from rules.sudoku.file import SYMBOLS
 from soundness import assert_sound_run, removed_values
 
 

@@ -15,18 +15,9 @@ from grader.exact import count_solutions
 from grader.grading import grade
 from grader.loading import load
 from grader.model import is_single
-from rules.sudoku.family import (
-    FAMILY,
-    LEVEL_BANDS,
-    box_shape,
-    build_model,
-    canonical_key,
-    clue_state,
-    parse_solo_id,
-    random_grid,
-    shuffled,
-    solo_id,
-)
+from rules.sudoku.family import FAMILY, LEVEL_BANDS, canonical_key, random_grid, shuffled
+from rules.sudoku.file import box_shape, clue_state, parse_solo_id, solo_id
+from rules.sudoku.model import build_model
 
 CLASSIC = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 

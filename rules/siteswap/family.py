@@ -32,6 +32,7 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
+from rules.houses import house_table
 from rules.schema import PuzzleFileBase
 from rules.siteswap.runs import SiteswapRule, claimed_sites, site_mask, site_masks
 
@@ -764,11 +765,9 @@ def siteswap_table(model: Model) -> list[TechniqueSpec]:
         TechniqueSpec(Guess, 10.0, "extreme", default=False),
     ]
     if options.get("latin") or options.get("boxes"):
-        from rules.sudoku.family import sudoku_table
-
         # Singles, locked candidates, subsets and fish at their Sudoku Explainer costs; the
         # uniqueness patterns and chains are left out (lookahead covers what chains would do).
-        table += [s for s in sudoku_table(9) if s.cost < 4.5]
+        table += house_table()
     return sorted(table, key=lambda s: s.cost)
 
 

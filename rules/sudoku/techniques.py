@@ -1,6 +1,9 @@
-"""Sudoku-only patterns that rest on the puzzle having one solution: unique rectangles and the
-bivalue universal grave (BUG). They are used only when the exact search has shown the puzzle
-unique (the engine then knows exactly one solution)."""
+"""Sudoku's techniques and its technique table (Sudoku Explainer 1.2.1's ratings).
+
+The house techniques, fish, wings and chains are the engine's; the patterns here are
+Sudoku-only and rest on the puzzle having one solution: unique rectangles and the bivalue
+universal grave (BUG). They are used only when the exact search has shown the puzzle unique
+(the engine then knows exactly one solution)."""
 
 from __future__ import annotations
 
@@ -9,10 +12,14 @@ from dataclasses import replace
 from itertools import combinations
 
 from grader.explain import Explainer
+from grader.family import TechniqueSpec
 from grader.model import is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
-from grader.techniques.houses import houses_of
+from grader.techniques.chains import ChainTechnique
+from grader.techniques.fish import Fish
+from grader.techniques.houses import HiddenSubset, NakedSubset, houses_of
+from rules.houses import house_table
 
 
 def known_unique(ctx: Context) -> bool:
@@ -176,3 +183,49 @@ class BivalueGrave(Technique):
             f"all other open cells have two candidates; {ex.cell(step.data['cell'])} must be "
             f"{ex.value(step.data['value'])} or the grid would have two solutions"
         )
+
+
+def sudoku_table(n: int) -> list[TechniqueSpec]:
+    """Sudoku Explainer 1.2.1's techniques and ratings, in its order."""
+    big = n > 16
+    table = [
+        *house_table(),
+        TechniqueSpec(UniqueRectangle, 4.5, "hard", name="unique-rectangle"),
+        TechniqueSpec(NakedSubset, 5.0, "hard", name="naked-quad", kwargs={"degree": 4}),
+        TechniqueSpec(Fish, 5.2, "hard", name="jellyfish", kwargs={"degree": 4}),
+        TechniqueSpec(HiddenSubset, 5.4, "hard", name="hidden-quad", kwargs={"degree": 4}),
+        TechniqueSpec(BivalueGrave, 5.6, "hard", name="bug"),
+        TechniqueSpec(
+            ChainTechnique, 6.5, "expert", name="forcing-chains", kwargs={"mode": "static"}
+        ),
+        TechniqueSpec(ChainTechnique, 7.5, "expert", name="nishio", kwargs={"mode": "nishio"}),
+        TechniqueSpec(
+            ChainTechnique,
+            8.0,
+            "extreme",
+            name="multiple-forcing-chains",
+            kwargs={"mode": "multiple"},
+        ),
+        TechniqueSpec(
+            ChainTechnique,
+            8.5,
+            "extreme",
+            name="dynamic-forcing-chains",
+            kwargs={"mode": "dynamic"},
+        ),
+        TechniqueSpec(
+            ChainTechnique,
+            9.0,
+            "extreme",
+            name="dynamic-forcing-chains-plus",
+            kwargs={"mode": "dynamic", "nesting": 1},
+        ),
+    ]
+    if big:
+        # Nested dynamic chains cost minutes on 16x16 and 25x25: off unless asked for.
+        for i, spec in enumerate(table):
+            if spec.cost >= 9.0:
+                table[i] = TechniqueSpec(
+                    spec.factory, spec.cost, spec.level, spec.name, spec.kwargs, default=False
+                )
+    return table

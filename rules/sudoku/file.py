@@ -1,0 +1,200 @@
+"""The Sudoku file: its pydantic schema, its symbols, and the text formats (one-line strings and
+Simon Tatham's Solo game IDs) read and written."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import Field
+
+from grader.errors import FieldProblem
+from grader.family import require
+from grader.model import Model, State, is_single, single_value
+from rules.schema import PuzzleFileBase
+
+BOX_SHAPES: dict[int, tuple[int, int]] = {
+    4: (2, 2),
+    6: (2, 3),
+    8: (2, 4),
+    9: (3, 3),
+    12: (3, 4),
+    16: (4, 4),
+    25: (5, 5),
+}
+"""Default box shape (rows, cols) for each grid size."""
+
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANKS = ".0"
+MAX_SIZE = 25
+
+
+def symbols_for(n: int) -> str:
+    return SYMBOLS[:n]
+
+
+class SudokuFile(PuzzleFileBase):
+    family: Literal["sudoku"]
+    size: int | tuple[int, int] | None = Field(default=None, description="n (grid is n x n)")
+    box: tuple[int, int] | None = Field(
+        default=None, description="[rows, cols] of a box; default from the size"
+    )
+    grid: list[str] = Field(description="rows of symbols 1-9 then A-P; . or 0 blank")
+    solution: list[str] | None = None
+
+
+def grid_side(spec: SudokuFile) -> int:
+    size = spec.size
+    if isinstance(size, tuple | list):
+        require(size[0] == size[1], "size", f"{size[0]}x{size[1]} is not square")
+        size = size[0]
+    n = len(spec.grid) if size is None else size
+    require(n > 0, "grid", "is empty")
+    require(n <= MAX_SIZE, "size", f"{n} is larger than {MAX_SIZE}")
+    return n
+
+
+def box_shape(n: int, box: tuple[int, int] | None) -> tuple[int, int]:
+    if box is None:
+        shape = BOX_SHAPES.get(n)
+        if shape is None:
+            require(False, "size", f"no default box shape for {n}x{n}; give box [rows, cols]")
+        return shape  # type: ignore[return-value]
+    rows, cols = box
+    require(rows > 0 and cols > 0, "box", f"{rows}x{cols} is not a box shape")
+    require(
+        rows * cols == n,
+        "box",
+        f"{rows}x{cols} boxes do not tile a {n}x{n} grid (need rows x cols = {n})",
+    )
+    return rows, cols
+
+
+def parse_values(rows: Sequence[str], n: int, field: str) -> list[int | None]:
+    """Cell values from rows of symbols (None for blanks)."""
+    symbols = symbols_for(n)
+    require(len(rows) == n, field, f"has {len(rows)} rows, expected {n}")
+    out: list[int | None] = []
+    for r, row in enumerate(rows):
+        row = row.replace(" ", "")
+        require(len(row) == n, f"{field}[{r}]", f"row {r + 1} has {len(row)} cells, expected {n}")
+        for c, char in enumerate(row.upper()):
+            if char in BLANKS:
+                out.append(None)
+                continue
+            index = symbols.find(char)
+            require(
+                index >= 0,
+                f"{field}[{r}]",
+                f"{char!r} at column {c + 1} is not a symbol of a {n}x{n} sudoku "
+                f"({symbols[0]}-{symbols[-1]}, . or 0 blank)",
+            )
+            out.append(index)
+    return out
+
+
+SOLO_ID = re.compile(r"^(\d+)(?:x(\d+))?([a-z]*):([0-9a-z_]+)$")
+LINE = re.compile(r"^[0-9A-Za-z.]+$")
+
+
+def parse_solo_id(text: str) -> dict[str, Any] | None:
+    """A sudoku dict from a Simon Tatham Solo game ID (``3x3:a2b5_c...``)."""
+    match = SOLO_ID.match(text)
+    if match is None:
+        return None
+    c = int(match.group(1))
+    r = int(match.group(2)) if match.group(2) else None
+    flags = match.group(3)
+    if r is None:
+        require(False, "id", "jigsaw Solo IDs (single number) are not supported")
+    require(not flags, "id", f"Solo variant {flags!r} (jigsaw, X, killer) is not supported")
+    n = c * r
+    require(0 < n <= MAX_SIZE, "id", f"{c}x{r} boxes make a {n}x{n} grid, too large")
+    cells: list[str] = []
+    symbols = symbols_for(n)
+    number = ""
+    for char in match.group(4) + "_":
+        if char.isdigit():
+            number += char
+            continue
+        if number:
+            value = int(number)
+            require(1 <= value <= n, "id", f"clue {value} is out of range 1-{n}")
+            cells.append(symbols[value - 1])
+            number = ""
+        if char.isalpha():
+            cells.extend("." * (ord(char) - ord("a") + 1))
+    require(len(cells) == n * n, "id", f"describes {len(cells)} cells, expected {n * n}")
+    grid = ["".join(cells[i * n : (i + 1) * n]) for i in range(n)]
+    return {
+        "family": "sudoku",
+        "size": n,
+        "box": [r, c],
+        "grid": grid,
+        "source": f"Solo game ID {text}",
+    }
+
+
+def parse_line(text: str) -> dict[str, Any] | None:
+    """A sudoku dict from a one-line string of n*n cells (n a known size)."""
+    if not LINE.match(text):
+        return None
+    length = len(text)
+    n = round(length**0.5)
+    if n * n != length or n not in BOX_SHAPES:
+        if length >= 16 and set(text) <= set(SYMBOLS + SYMBOLS.lower() + BLANKS):
+            sizes = ", ".join(f"{k * k} ({k}x{k})" for k in BOX_SHAPES)
+            require(False, "line", f"has {length} characters, expected one of {sizes}")
+        return None
+    return {
+        "family": "sudoku",
+        "size": n,
+        "grid": [text[i * n : (i + 1) * n] for i in range(n)],
+    }
+
+
+def solo_id(model: Model, state: State) -> str:
+    """The Solo game ID of the decided cells of ``state``."""
+    br, bc = model.options["box"]
+    out: list[str] = []
+    run = 0
+    last_number = False
+    for mask in state:
+        if is_single(mask):
+            while run:
+                step = min(run, 26)
+                out.append(chr(ord("a") + step - 1))
+                run -= step
+                last_number = False
+            if last_number:
+                out.append("_")
+            out.append(str(single_value(mask) + 1))
+            last_number = True
+        else:
+            run += 1
+    while run:
+        step = min(run, 26)
+        out.append(chr(ord("a") + step - 1))
+        run -= step
+    return f"{bc}x{br}:{''.join(out)}"
+
+
+def clue_state(model: Model, grid: Sequence[str]) -> State:
+    """The state holding exactly the clues of ``grid`` (other cells open)."""
+    state = model.initial_state()
+    for var, value in enumerate(parse_values(grid, model.rows, "grid")):
+        if value is not None:
+            state[var] = 1 << value
+    return state
+
+
+def givens_of(grid: Sequence[str]) -> int:
+    return sum(1 for row in grid for ch in row if ch not in BLANKS)
+
+
+def check_box(n: int, box: Sequence[int]) -> None:
+    if len(box) != 2:
+        raise FieldProblem("box", "must be [rows, cols]")
+    box_shape(n, (box[0], box[1]))
