@@ -24,7 +24,8 @@ from grader.explain import Explainer
 from grader.generator import Generator, Request
 from grader.grading import grade
 from grader.lines import LineRule
-from rules.siteswap.family import ALPHABET, FAMILY, repetition
+from rules.siteswap.family import FAMILY, repetition
+from rules.siteswap.file import ALPHABET
 from rules.siteswap.runs import SiteswapRule
 from shared_sets import siteswap_examples
 from soundness import assert_sound_run

@@ -1,0 +1,89 @@
+"""The siteswap file: its pydantic schema (the rules' options), the throw symbols, and a grid
+read into holes and throws."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from grader.family import require
+from rules.schema import PuzzleFileBase
+
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+HOLE = " "
+OPEN = "."
+MAX_SIDE = 40
+
+
+class SiteswapRules(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    throws: tuple[int, int] = Field(default=(1, 9), description="[lowest, highest] throw, 0-35")
+    latin: bool = Field(default=False, description="no throw twice in a run")
+    boxes: bool | tuple[int, int] = Field(
+        default=False, description="sudoku boxes: true (default shape) or [rows, cols]"
+    )
+    nontrivial: bool = Field(default=False, description="each run holds two different throws")
+    distinct: bool = Field(
+        default=False, description="runs of equal length differ, also up to rotation"
+    )
+
+
+class SiteswapFile(PuzzleFileBase):
+    family: Literal["siteswap"]
+    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
+    rules: SiteswapRules = SiteswapRules()
+    grid: list[str] = Field(description="rows of throws 0-9a-z; . unknown; space a hole")
+    solution: list[str] | None = None
+
+
+def throw_range(throws: Sequence[int]) -> tuple[int, int]:
+    require(len(throws) == 2, "rules.throws", "must be [lowest, highest]")
+    low, high = int(throws[0]), int(throws[1])
+    require(0 <= low <= high <= 35, "rules.throws", f"[{low}, {high}] is not a range within 0-35")
+    return low, high
+
+
+def grid_shape(size: tuple[int, int] | int | None, grid: Sequence[str]) -> tuple[int, int]:
+    require(len(grid) > 0, "grid", "is empty")
+    if size is None:
+        rows, cols = len(grid), max(len(row) for row in grid)
+    elif isinstance(size, int):
+        rows = cols = size
+    else:
+        rows, cols = size
+    require(rows > 0 and cols > 0, "size", "must be positive")
+    require(max(rows, cols) <= MAX_SIDE, "size", f"{rows}x{cols} is larger than {MAX_SIDE}")
+    require(len(grid) == rows, "grid", f"has {len(grid)} rows, expected {rows}")
+    for r, row in enumerate(grid):
+        # Trailing holes may be left out of a row.
+        require(len(row) <= cols, "grid", f"row {r + 1} has {len(row)} cells, expected {cols}")
+    return rows, cols
+
+
+def parse_grid(
+    grid: Sequence[str], rows: int, cols: int, low: int, high: int, field: str, allow_open: bool
+) -> tuple[set[tuple[int, int]], dict[tuple[int, int], int]]:
+    """Holes and decided throws of a grid, with one-line errors."""
+    holes: set[tuple[int, int]] = set()
+    values: dict[tuple[int, int], int] = {}
+    symbols = f"{ALPHABET[low]}-{ALPHABET[high]}"
+    for r in range(rows):
+        row = grid[r].ljust(cols, HOLE)
+        for c, char in enumerate(row.lower()):
+            where = f"{field}[{r}]"
+            if char == HOLE:
+                holes.add((r, c))
+            elif char == OPEN:
+                require(allow_open, where, f"column {c + 1} is open; a solution is complete")
+            else:
+                value = ALPHABET.find(char)
+                require(
+                    low <= value <= high and value >= 0,
+                    where,
+                    f"{char!r} at column {c + 1} is not a throw of this puzzle "
+                    f"({symbols}, . unknown, space a hole)",
+                )
+                values[(r, c)] = value
+    return holes, values
