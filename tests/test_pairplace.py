@@ -25,13 +25,7 @@ from grader.explain import Explainer
 from grader.generator import DeducibleHints, Generator, Request, generate
 from grader.loading import load, puzzle_from_dict
 from grader.model import values_of
-from rules.pairplace.family import (
-    FAMILY,
-    PairRow,
-    column_supports,
-    matching_supports,
-    row_adjacency,
-)
+from rules.pairplace.family import FAMILY
 from rules.pairplace.graph import (
     colouring_from_table,
     colouring_problem,
@@ -42,6 +36,8 @@ from rules.pairplace.graph import (
     is_one_factorization,
     table_from_colouring,
 )
+from rules.pairplace.matching import column_supports, matching_supports, row_adjacency
+from rules.pairplace.model import PairRow
 from soundness import assert_sound_run
 
 CUBE = "AB,BC,CD,DA,EF,FG,GH,HE,AE,BF,CG,DH"

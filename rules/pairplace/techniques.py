@@ -1,0 +1,415 @@
+"""The pair place techniques and their technique table.
+
+Levels: *trivial* is the reflexive partner and the backreference (a pair used in one row is
+crossed out of the others); *easy* adds the column hidden single and the row naked single
+(letters paired in a row crossed out of it); *normal* row matching feasibility (a pair that
+would strand another letter) and column pairs; *hard* single-line enumeration of a row (all its
+perfect matchings) or a column; *expert* lookahead of depth 1 and *extreme* depth 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+
+from grader.constraints import AllDifferent, Constraint
+from grader.explain import Explainer
+from grader.family import TechniqueSpec
+from grader.model import State, is_single, single_value, values_of
+from grader.step import Assignment, Step
+from grader.technique import Context, Technique
+from grader.techniques import Guess, Lookahead
+from rules.pairplace.matching import column_supports, matching_supports, row_adjacency
+from rules.pairplace.model import PairRow, mirrored, shape_of
+
+
+def pair_text(ex: Explainer, a: int, b: int) -> str:
+    x, y = sorted((a, b))
+    return f"{ex.value(x)}–{ex.value(y)}"
+
+
+def letters_text(ex: Explainer, values: Sequence[int]) -> str:
+    names = [ex.value(v) for v in values]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def singles_text(ex: Explainer, singles: Sequence[tuple[int, int]]) -> str:
+    if not singles:
+        return ""
+    parts = [f"{ex.cell(v)} with only {ex.value(x)}" for v, x in singles]
+    kind = "a naked single" if len(parts) == 1 else "naked singles"
+    return "; this leaves " + ", ".join(parts) + f" ({kind})"
+
+
+def left_single(state: State, eliminations: Sequence[Assignment]) -> list[tuple[int, int]]:
+    """Cells the eliminations leave with one letter, and that letter."""
+    after: dict[int, int] = {}
+    for var, value in eliminations:
+        after[var] = after.get(var, state[var]) & ~(1 << value)
+    return [(v, single_value(m)) for v, m in after.items() if is_single(m) and state[v] != m]
+
+
+class ReflexivePartner(Technique):
+    name = "reflexive-partner"
+    title = "Reflexive partner"
+    description = (
+        "Placements are reflexive: Y in column X of a row means X in column Y of that row. "
+        "Once a cell is known its partner cell is filled in; once column Y of a row can no "
+        "longer hold X, column X of that row can no longer hold Y."
+    )
+    kinds = ("pairing",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, PairRow)
+        state = ctx.state
+        cells = constraint.vars
+        for i, var in enumerate(cells):
+            mask = state[var]
+            if is_single(mask):
+                j = single_value(mask)
+                partner = cells[j]
+                if state[partner] != 1 << i and state[partner] >> i & 1:
+                    yield self.make(
+                        placements=[(partner, i)], unit=constraint.label, cell=var, value=j
+                    )
+                continue
+            gone = [
+                j
+                for j in values_of(mask)
+                if not state[cells[j]] >> i & 1 and not is_single(state[cells[j]])
+            ]
+            if gone:
+                yield self.make(
+                    eliminations=[(var, j) for j in gone],
+                    unit=constraint.label,
+                    partners=tuple(cells[j] for j in gone),
+                    letter=i,
+                )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        data = step.data
+        if "cell" in data:
+            var, j = data["cell"], data["value"]
+            return f"{ex.cell(var)} holds {ex.value(j)}, and a pair reads the same both ways"
+        partners = [ex.cell(v) for v in data["partners"]]
+        return (
+            f"{', '.join(partners)} can no longer hold {ex.value(data['letter'])}, and a pair "
+            "reads the same both ways"
+        )
+
+
+class Backreference(Technique):
+    name = "backreference"
+    title = "Backreference"
+    description = (
+        "Each pair X–Y is used in exactly one row. Once it is placed in a row, no other row can "
+        "hold Y in column X, nor X in column Y."
+    )
+    kinds = ("alldifferent",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        shape = shape_of(ctx.model)
+        state = ctx.state
+        for var in constraint.vars:
+            if not is_single(state[var]):
+                continue
+            y = single_value(state[var])
+            row, x = shape.place(var)
+            elims = [
+                (other, y) for other in constraint.vars if other != var and state[other] >> y & 1
+            ]
+            elims += [
+                (shape.var(r, y), x)
+                for r in range(shape.rows)
+                if r != row and state[shape.var(r, y)] >> x & 1
+            ]
+            if elims:
+                yield self.make(
+                    eliminations=elims,
+                    unit=constraint.label,
+                    cell=var,
+                    value=y,
+                    row=row,
+                    singles=left_single(state, elims),
+                )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        data = step.data
+        var, y = data["cell"], data["value"]
+        x = var % len(ex.model.options["header"])
+        return (
+            f"pair {pair_text(ex, x, y)} is already in row {data['row'] + 1} ({ex.cell(var)} = "
+            f"{ex.value(y)}), and every pair is used once{singles_text(ex, data['singles'])}"
+        )
+
+
+class RowNakedSingle(Technique):
+    name = "row-naked-single"
+    title = "Row naked single"
+    description = (
+        "A row pairs every letter exactly once. Once X and Y are paired in a row, no other cell "
+        "of that row can hold X or Y; a cell left with one letter is a naked single."
+    )
+    kinds = ("pairing",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, PairRow)
+        shape = shape_of(ctx.model)
+        state = ctx.state
+        cells = constraint.vars
+        for i, var in enumerate(cells):
+            if not is_single(state[var]):
+                continue
+            j = single_value(state[var])
+            if j < i and state[cells[j]] == 1 << i:
+                continue  # the pair was handled from its first letter
+            drop = (1 << i) | (1 << j)
+            elims = [
+                (other, x)
+                for k, other in enumerate(cells)
+                if k not in (i, j)
+                for x in values_of(state[other] & drop)
+            ]
+            if elims:
+                elims = mirrored(shape, elims)
+                yield self.make(
+                    eliminations=elims,
+                    unit=constraint.label,
+                    pair=(i, j),
+                    singles=left_single(state, elims),
+                )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        i, j = step.data["pair"]
+        return (
+            f"{step.data['unit']} pairs {ex.value(i)} with {ex.value(j)}, so no other cell of it "
+            f"can hold {ex.value(i)} or {ex.value(j)}{singles_text(ex, step.data['singles'])}"
+        )
+
+
+class ColumnHiddenSingle(Technique):
+    name = "column-hidden-single"
+    title = "Column hidden single"
+    description = (
+        "Column X holds each of its letters once. When a letter Y can go in only one row of "
+        "column X, it goes there (and X goes in column Y of that row)."
+    )
+    kinds = ("alldifferent",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, AllDifferent)
+        shape = shape_of(ctx.model)
+        state = ctx.state
+        cells = constraint.vars
+        once = twice = 0
+        for var in cells:
+            mask = state[var]
+            twice |= once & mask
+            once |= mask
+        for y in values_of(once & ~twice & constraint.covering):
+            var = next(v for v in cells if state[v] >> y & 1)
+            if is_single(state[var]):
+                continue
+            row, x = shape.place(var)
+            partner = shape.var(row, y)
+            placements = [(var, y)]
+            if state[partner] >> x & 1:
+                placements.append((partner, x))
+            yield self.make(placements, unit=constraint.label, cell=var, value=y, row=row)
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        data = step.data
+        return (
+            f"{data['unit']} needs {ex.value(data['value'])} once, and row {data['row'] + 1} is "
+            "the only row where it can still go"
+        )
+
+
+class RowMatching(Technique):
+    name = "row-matching"
+    title = "Row matching feasibility"
+    description = (
+        "Every row must pair all its letters. A pair X–Y whose placement would leave another "
+        "letter of the row with no partner (every letter its cell can still hold is X or Y, "
+        "or already taken) cannot be in that row."
+    )
+    kinds = ("pairing",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, PairRow)
+        state = ctx.state
+        masks = constraint.masks(state)
+        adj = row_adjacency(masks)
+        cells = constraint.vars
+        found: dict[tuple[int, int], int] = {}
+        for k, options in enumerate(adj):
+            if options.bit_count() == 1:
+                a = options.bit_length() - 1
+                for j in values_of(adj[a] & ~(1 << k)):
+                    found.setdefault((min(a, j), max(a, j)), k)
+            elif options.bit_count() == 2:
+                a, b = values_of(options)
+                if adj[a] >> b & 1:
+                    found.setdefault((a, b), k)
+        for (i, j), k in sorted(found.items()):
+            if is_single(masks[i]) or is_single(masks[j]):
+                continue
+            yield self.make(
+                eliminations=[(cells[i], j), (cells[j], i)],
+                unit=constraint.label,
+                pair=(i, j),
+                stranded=k,
+                options=tuple(values_of(adj[k])),
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        i, j = step.data["pair"]
+        k = step.data["stranded"]
+        return (
+            f"pairing {ex.value(i)} with {ex.value(j)} in {step.data['unit']} would leave "
+            f"{ex.value(k)} without a partner ({ex.value(k)} can only pair with "
+            f"{letters_text(ex, step.data['options'])} there)"
+        )
+
+
+class ColumnPairs(Technique):
+    name = "column-pairs"
+    title = "Column pairs (naked and hidden)"
+    description = (
+        "Naked pair: two open cells of a column that can only hold the same two letters take "
+        "both, so the other cells of the column lose them. Hidden pair: two letters that can "
+        "only go in the same two rows of a column fill them, so those cells lose every other "
+        "letter."
+    )
+    kinds = ("alldifferent",)
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        shape = shape_of(ctx.model)
+        state = ctx.state
+        open_cells = [v for v in constraint.vars if not is_single(state[v])]
+        for a, b in combinations(open_cells, 2):
+            both = state[a] | state[b]
+            if both.bit_count() != 2:
+                continue
+            elims = [
+                (v, x) for v in open_cells if v not in (a, b) for x in values_of(state[v] & both)
+            ]
+            if elims:
+                yield self._step(shape, state, elims, constraint, "naked", (a, b), both)
+        placed = 0
+        for v in constraint.vars:
+            if is_single(state[v]):
+                placed |= state[v]
+        places: dict[int, int] = {}
+        for index, v in enumerate(open_cells):
+            for y in values_of(state[v] & ~placed):
+                places[y] = places.get(y, 0) | (1 << index)
+        by_places: dict[int, list[int]] = {}
+        for y, where in sorted(places.items()):
+            if where.bit_count() == 2:
+                by_places.setdefault(where, []).append(y)
+        for where, letters in by_places.items():
+            for y, z in combinations(letters, 2):
+                keep = (1 << y) | (1 << z)
+                cells = tuple(open_cells[i] for i in values_of(where))
+                elims = [(v, x) for v in cells for x in values_of(state[v] & ~keep)]
+                if elims:
+                    yield self._step(shape, state, elims, constraint, "hidden", cells, keep)
+
+    def _step(self, shape, state, elims, constraint, kind, cells, letters) -> Step:
+        elims = mirrored(shape, elims)
+        return self.make(
+            eliminations=elims,
+            unit=constraint.label,
+            kind=kind,
+            cells=cells,
+            letters=tuple(values_of(letters)),
+            singles=left_single(state, elims),
+        )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        data = step.data
+        cells = ex.cells(list(data["cells"]))
+        letters = letters_text(ex, data["letters"])
+        unit = data["unit"]
+        if data["kind"] == "naked":
+            text = f"{cells} can only hold {letters}, so no other cell of {unit} can"
+        else:
+            text = f"{letters} can only go in {cells} of {unit}, so those cells hold nothing else"
+        return text + singles_text(ex, data["singles"])
+
+
+class LineEnumeration(Technique):
+    name = "line-enumeration"
+    title = "Single-line enumeration"
+    description = (
+        "List every way to complete one line: a row (every letter paired, each with a letter "
+        "its cell can still hold) or a column (each of its letters once, each in a row where "
+        "it can still go). A letter that no completion gives a cell is removed."
+    )
+    kinds = ("alldifferent", "pairing")
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        shape = shape_of(ctx.model)
+        state = ctx.state
+        masks = [state[v] for v in constraint.vars]
+        if all(is_single(m) for m in masks):
+            return
+        if isinstance(constraint, PairRow):
+            support = matching_supports(row_adjacency(masks))
+        else:
+            support = column_supports(masks)
+        if support is None:
+            yield self.make(
+                contradiction=f"{constraint.label} cannot be completed", unit=constraint.label
+            )
+            return
+        elims = [
+            (v, x)
+            for v, old, new in zip(constraint.vars, masks, support, strict=True)
+            for x in values_of(old & ~new)
+        ]
+        if elims:
+            elims = mirrored(shape, elims)
+            yield self.make(
+                eliminations=elims,
+                unit=constraint.label,
+                row=isinstance(constraint, PairRow),
+                singles=left_single(state, elims),
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        rule = "every letter paired" if step.data.get("row") else "each letter once"
+        return (
+            f"every way to complete {step.data['unit']} ({rule}) agrees on this"
+            f"{singles_text(ex, step.data['singles'])}"
+        )
+
+
+class PairLookahead(Lookahead):
+    """Lookahead trying each pair once: assuming Y in column X of a row is the same as
+    assuming X in column Y of that row, so only the cell of the pair's first letter is tried."""
+
+    def trials(self, ctx: Context) -> Iterator[tuple[int, int]]:
+        n = len(ctx.model.options["header"])
+        for var, value in super().trials(ctx):
+            if value > var % n:
+                yield var, value
+
+
+def pairplace_table() -> list[TechniqueSpec]:
+    """The pair place ladder (costs in points; levels as DESIGN §4)."""
+    return [
+        TechniqueSpec(ReflexivePartner, 1.0, "trivial"),
+        TechniqueSpec(Backreference, 1.0, "trivial"),
+        TechniqueSpec(ColumnHiddenSingle, 2.0, "easy"),
+        TechniqueSpec(RowNakedSingle, 2.3, "easy"),
+        TechniqueSpec(RowMatching, 3.0, "normal"),
+        TechniqueSpec(ColumnPairs, 3.5, "normal"),
+        TechniqueSpec(LineEnumeration, 4.0, "hard"),
+        TechniqueSpec(PairLookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
+        TechniqueSpec(PairLookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
+        TechniqueSpec(Guess, 12.0, "extreme", default=False),
+    ]
