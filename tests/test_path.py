@@ -26,7 +26,8 @@ from grader.grading import grade
 from grader.loading import load
 from grader.render import board_svg, puzzle_board
 from grader.technique import Context
-from rules.path.family import FAMILY, random_path, values_of_path
+from rules.path.family import FAMILY, random_path
+from rules.path.file import values_of_path
 from rules.path.model import BOTH, OFF, ON, geometry
 from rules.path.techniques import (
     CrossingParity,

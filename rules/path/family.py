@@ -3,366 +3,52 @@
 A room of cells (a rectangle, possibly with cells cut out) has doors in its boundary. One simple
 orthogonal path enters through one door, leaves through another and visits each cell at most
 once; a clue outside a row or column counts the path's cells there (clues may be missing; more
-than two doors may be given, the path uses exactly two). The model, its geometry and constraints
-live in :mod:`rules.path.model`, the techniques in :mod:`rules.path.techniques`.
+than two doors may be given, the path uses exactly two). The file is read in
+:mod:`rules.path.file`; the model, its geometry and constraints live in :mod:`rules.path.model`,
+the techniques and their table in :mod:`rules.path.techniques`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from grader.board import Board
 from grader.exact import count_solutions
 from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State, Variable, cell_name, is_single, single_value
+from grader.model import Model, State, is_single, single_value
 from grader.symmetry import board_transforms
-from grader.techniques import Guess
+from rules.path.file import (
+    EMPTY,
+    HOLE,
+    MAX_SIDE,
+    ON_PATH,
+    SHAPES,
+    PathFile,
+    check_clues,
+    check_doors,
+    check_holes,
+    check_walls,
+    read_edge_model,
+    room_size,
+    values_of_drawing,
+    values_of_path,
+)
 from rules.path.model import (
-    BOTH,
     OFF,
     ON,
     OPPOSITE,
     SIDES,
-    CellDegree,
     Door,
-    Geometry,
-    LineCount,
-    SinglePath,
     geometry,
+    path_model,
 )
-from rules.path.techniques import (
-    CellLookahead,
-    CountCompletion,
-    CrossingParity,
-    CutCells,
-    DeadEnd,
-    DoorCells,
-    EmptyFullLine,
-    LineEnumeration,
-    Links,
-    NoLoop,
-    Pocket,
-    Reachability,
-    TwoWays,
-)
-from rules.schema import PuzzleFileBase
+from rules.path.techniques import path_table
 
-MAX_SIDE = 40
 UNIQUE_TRIES = 200
-SHAPES = {
-    frozenset("NS"): "│",
-    frozenset("WE"): "─",
-    frozenset("NE"): "└",
-    frozenset("NW"): "┘",
-    frozenset("SE"): "┌",
-    frozenset("SW"): "┐",
-}
-DIRECTIONS = {char: dirs for dirs, char in SHAPES.items()}
-EMPTY, ON_PATH, HOLE = "-", "#", " "
-
-
-class DoorObject(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    row: int
-    col: int
-    side: str
-
-
-class PathFile(PuzzleFileBase):
-    """A Path Puzzles file. ``doors`` are ``[row, col, side]`` (or ``{"row", "col", "side"}``)
-    with side N, S, E or W; ``holes`` are cells cut out of the room; ``walls`` are inner walls
-    ``[r1, c1, r2, c2]`` between neighbours. ``solution`` draws the path with ``│─┌┐└┘`` and
-    ``-`` for empty cells; ``solution_path`` lists its cells from door to door."""
-
-    family: Literal["path"]
-    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
-    rows: int | None = None
-    cols: int | None = None
-    row_clues: list[int | None] | None = None
-    col_clues: list[int | None] | None = None
-    doors: list[tuple[int, int, str] | DoorObject]
-    holes: list[tuple[int, int]] = Field(default_factory=list)
-    walls: list[tuple[int, int, int, int]] = Field(default_factory=list)
-    edge_model: dict[str, Any] | None = None
-    solution: list[str] | None = None
-    solution_path: list[tuple[int, int]] | None = None
-    verified_solution: bool | None = None
-    solution_count: int | None = None
-    solution_count_exhaustive: bool | None = None
-
-
-# ---------------------------------------------------------------------------------------------
-# Building models
-# ---------------------------------------------------------------------------------------------
-
-
-def path_model(
-    rows: int,
-    cols: int,
-    doors: Sequence[Door],
-    row_clues: Sequence[int | None],
-    col_clues: Sequence[int | None],
-    holes: Sequence[tuple[int, int]] = (),
-    walls: Sequence[tuple[int, int, int, int]] = (),
-) -> Model:
-    """The model of a room with its doors and clues (all already checked)."""
-    doors = tuple(tuple(d) for d in doors)  # type: ignore[misc]
-    wall_set = frozenset(frozenset(((a, b), (c, d))) for a, b, c, d in walls)
-    geo = Geometry(rows, cols, frozenset(map(tuple, holes)), wall_set, doors)  # type: ignore[arg-type]
-    variables = [Variable(cell_name(r, c), BOTH, r, c, "cell") for r, c in geo.cells]
-    variables += [Variable(e.name, BOTH, e.a[0], e.a[1], "edge") for e in geo.edges]
-    constraints: list[Any] = [
-        CellDegree(geo.cell_var[cell], [e.var for e in geo.around[cell]], cell_name(*cell))
-        for cell in geo.cells
-    ]
-    for kind, clues in (("row", row_clues), ("column", col_clues)):
-        for index, clue in enumerate(clues):
-            if clue is None:
-                continue
-            cells = [geo.cell_var[c] for c in geo.line_cells(kind, index)]
-            band = geo.band(kind, index)
-            constraints.append(LineCount(cells, clue, f"{kind} {index + 1}", band))
-    constraints.append(SinglePath(geo))
-    clue_text = lambda cs: ",".join("." if c is None else str(c) for c in cs)  # noqa: E731
-    key = (
-        f"path:{rows}x{cols}:doors={';'.join(f'{r},{c}{s}' for r, c, s in sorted(doors))}"
-        f":holes={sorted(geo.holes)}:walls={sorted(sorted(w) for w in wall_set)}"
-        f":rows={clue_text(row_clues)}:cols={clue_text(col_clues)}"
-    )
-    model = Model(
-        family="path",
-        rows=rows,
-        cols=cols,
-        variables=tuple(variables),
-        constraints=tuple(constraints),
-        symbols={0: "off", 1: "on"},
-        value_names={0: "off the path", 1: "on the path"},
-        key=key,
-        options={
-            "doors": [list(d) for d in doors],
-            "row_clues": list(row_clues),
-            "col_clues": list(col_clues),
-            "holes": [list(h) for h in sorted(geo.holes)],
-            "walls": [list(w) for w in walls],
-        },
-    )
-    model.memo["path"] = geo
-    return model
-
-
-def room_size(spec: PathFile) -> tuple[int, int]:
-    size = spec.size
-    if size is None:
-        require(spec.rows is not None and spec.cols is not None, "size", "is missing")
-        rows, cols = spec.rows, spec.cols
-    elif isinstance(size, int):
-        rows = cols = size
-    else:
-        rows, cols = size
-    assert rows is not None and cols is not None
-    if spec.rows is not None:
-        require(spec.rows == rows, "rows", f"is {spec.rows} but size says {rows}")
-    if spec.cols is not None:
-        require(spec.cols == cols, "cols", f"is {spec.cols} but size says {cols}")
-    require(1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE, "size", f"must be 1 to {MAX_SIDE}")
-    return rows, cols
-
-
-def check_holes(holes: Sequence[tuple[int, int]], rows: int, cols: int) -> set[tuple[int, int]]:
-    out = set()
-    for i, (r, c) in enumerate(holes):
-        require(0 <= r < rows and 0 <= c < cols, f"holes[{i}]", f"({r}, {c}) is outside the grid")
-        require((r, c) not in out, f"holes[{i}]", f"({r}, {c}) is cut out twice")
-        out.add((r, c))
-    require(len(out) < rows * cols, "holes", "cut out every cell")
-    return out
-
-
-def check_doors(
-    raw: Sequence[Any], rows: int, cols: int, holes: set[tuple[int, int]]
-) -> list[Door]:
-    doors: list[Door] = []
-    for i, item in enumerate(raw):
-        r, c, side = (item.row, item.col, item.side) if isinstance(item, DoorObject) else item
-        field = f"doors[{i}]"
-        side = side.upper()
-        require(side in SIDES, field, f"side {side!r} is not N, S, E or W")
-        require(0 <= r < rows and 0 <= c < cols, field, f"cell ({r}, {c}) is outside the grid")
-        require((r, c) not in holes, field, f"cell ({r}, {c}) is cut out of the room")
-        dr, dc = SIDES[side]
-        beyond = (r + dr, c + dc)
-        outside = not (0 <= beyond[0] < rows and 0 <= beyond[1] < cols) or beyond in holes
-        require(outside, field, f"side {side} of ({r}, {c}) is not on the room's boundary")
-        require((r, c, side) not in doors, field, "the same door twice")
-        doors.append((r, c, side))
-    require(len(doors) >= 2, "doors", "a path puzzle needs at least two doors")
-    return doors
-
-
-def check_clues(
-    clues: list[int | None] | None, field: str, count: int, lengths: Sequence[int], what: str
-) -> list[int | None]:
-    if clues is None:
-        return [None] * count
-    require(len(clues) == count, field, f"has {len(clues)} clues, expected {count}")
-    for i, clue in enumerate(clues):
-        if clue is None:
-            continue
-        require(clue >= 0, f"{field}[{i}]", f"{clue} is negative")
-        require(
-            clue <= lengths[i],
-            f"{field}[{i}]",
-            f"{clue} is more than the {lengths[i]} cells of {what} {i + 1}",
-        )
-    return list(clues)
-
-
-def check_walls(
-    walls: Sequence[tuple[int, int, int, int]], rows: int, cols: int
-) -> list[tuple[int, int, int, int]]:
-    out = []
-    for i, (r1, c1, r2, c2) in enumerate(walls):
-        field = f"walls[{i}]"
-        for r, c in ((r1, c1), (r2, c2)):
-            require(0 <= r < rows and 0 <= c < cols, field, f"cell ({r}, {c}) is outside the grid")
-        require(abs(r1 - r2) + abs(c1 - c2) == 1, field, "the two cells are not neighbours")
-        out.append((r1, c1, r2, c2) if (r1, c1) < (r2, c2) else (r2, c2, r1, c1))
-    return sorted(set(out))
-
-
-def read_edge_model(
-    edge_model: dict[str, Any], rows: int, cols: int, holes: set[tuple[int, int]]
-) -> tuple[list[Door], list[tuple[int, int, int, int]]]:
-    """Doors and inner walls from the seed's edge model (each cell owns its top and left edge)."""
-    top, left = edge_model.get("top_edge"), edge_model.get("left_edge")
-    require(
-        isinstance(top, list) and len(top) == rows + 1,
-        "edge_model.top_edge",
-        f"needs {rows + 1} rows",
-    )
-    require(
-        isinstance(left, list) and len(left) == rows, "edge_model.left_edge", f"needs {rows} rows"
-    )
-    doors: list[Door] = []
-    walls = []
-    present = lambda r, c: 0 <= r < rows and 0 <= c < cols and (r, c) not in holes  # noqa: E731
-    for r in range(rows + 1):
-        require(len(top[r]) == cols, f"edge_model.top_edge[{r}]", f"needs {cols} values")
-        for c in range(cols):
-            kind = top[r][c]
-            require(
-                kind in ("door", "wall", "blank"),
-                f"edge_model.top_edge[{r}][{c}]",
-                f"unknown {kind!r}",
-            )
-            above, below = present(r - 1, c), present(r, c)
-            if kind == "door":
-                require(above != below, f"edge_model.top_edge[{r}][{c}]", "a door inside the room")
-                doors.append((r, c, "N") if below else (r - 1, c, "S"))
-            elif kind == "wall" and above and below:
-                walls.append((r - 1, c, r, c))
-    for r in range(rows):
-        require(len(left[r]) == cols + 1, f"edge_model.left_edge[{r}]", f"needs {cols + 1} values")
-        for c in range(cols + 1):
-            kind = left[r][c]
-            require(
-                kind in ("door", "wall", "blank"),
-                f"edge_model.left_edge[{r}][{c}]",
-                f"unknown {kind!r}",
-            )
-            west, east = present(r, c - 1), present(r, c)
-            if kind == "door":
-                require(west != east, f"edge_model.left_edge[{r}][{c}]", "a door inside the room")
-                doors.append((r, c, "W") if east else (r, c - 1, "E"))
-            elif kind == "wall" and west and east:
-                walls.append((r, c - 1, r, c))
-    return doors, walls
-
-
-# ---------------------------------------------------------------------------------------------
-# Solutions
-# ---------------------------------------------------------------------------------------------
-
-
-def values_of_path(
-    model: Model,
-    cells: Sequence[tuple[int, int]],
-    field: str,
-    rng: random.Random | None = None,
-) -> list[int]:
-    """The assignment of a path given as its cells from door to door (at an end cell with
-    several doors, the first listed, or a random one with ``rng``)."""
-    geo = geometry(model)
-    values = [0] * len(model.variables)
-    require(len(cells) > 0, field, "is empty")
-    require(len(set(cells)) == len(cells), field, "visits a cell twice")
-    for i, cell in enumerate(cells):
-        require(geo.present(cell), f"{field}[{i}]", f"{tuple(cell)} is not a cell of the room")
-        values[geo.cell_var[cell]] = 1
-        if i:
-            prev = cells[i - 1]
-            edge = next((e for e in geo.around[cell] if geo.other(e, cell) == prev), None)
-            require(edge is not None, f"{field}[{i}]", f"{tuple(cell)} does not join {tuple(prev)}")
-            values[edge.var] = 1  # type: ignore[union-attr]
-    ends = [cells[0], cells[-1]]
-    taken: set[int] = set()
-    listed = {(r, c, side): i for i, (r, c, side) in enumerate(model.options["doors"])}
-    order = lambda e: listed.get((e.a[0], e.a[1], e.side), len(listed))  # noqa: E731
-    for end in ends:
-        doors = [e for e in geo.around[end] if e.door and e.var not in taken]
-        require(bool(doors), field, f"the path ends at {tuple(end)}, which has no door left")
-        door = rng.choice(doors) if rng is not None else min(doors, key=lambda e: order(e))
-        values[door.var] = 1
-        taken.add(door.var)
-    return values
-
-
-def values_of_drawing(model: Model, grid: Sequence[str]) -> list[int]:
-    """The assignment of a path drawn with box characters (``-`` or space: empty)."""
-    geo = geometry(model)
-    require(len(grid) == model.rows, "solution", f"has {len(grid)} rows, expected {model.rows}")
-    values = [0] * len(model.variables)
-    for r, row in enumerate(grid):
-        require(len(row) == model.cols, f"solution[{r}]", f"has {len(row)} cells")
-        for c, char in enumerate(row):
-            if not geo.present((r, c)):
-                continue
-            dirs = DIRECTIONS.get(char)
-            if dirs is None:
-                require(char in "-. ", f"solution[{r}]", f"unknown symbol {char!r}")
-                continue
-            values[geo.cell_var[(r, c)]] = 1
-            for side in dirs:
-                edge = geo.side_edge.get(((r, c), side))
-                require(
-                    edge is not None, f"solution[{r}]", f"the path leaves ({r}, {c}) through a wall"
-                )
-                values[edge.var] = 1  # type: ignore[union-attr]
-    for edge in geo.edges:
-        if values[edge.var] and edge.b is not None:
-            both = values[geo.cell_var[edge.a]] and values[geo.cell_var[edge.b]]
-            require(bool(both), "solution", f"the path at {edge.name} is broken")
-    for cell in geo.cells:
-        r, c = cell
-        if values[geo.cell_var[cell]]:
-            for edge in geo.around[cell]:
-                side = edge.side if edge.a == cell else OPPOSITE[edge.side]
-                drawn = side in DIRECTIONS.get(grid[r][c], frozenset())
-                require(
-                    bool(values[edge.var]) == drawn,
-                    "solution",
-                    f"the path at {edge.name} is broken",
-                )
-    return values
-
-
-# ---------------------------------------------------------------------------------------------
-# The family
-# ---------------------------------------------------------------------------------------------
 
 
 class PathPuzzles(Family):
@@ -497,23 +183,7 @@ class PathPuzzles(Family):
     # -- techniques -------------------------------------------------------------------------
 
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
-        return [
-            TechniqueSpec(DoorCells, 1.0, "trivial"),
-            TechniqueSpec(Links, 1.0, "trivial"),
-            TechniqueSpec(EmptyFullLine, 1.0, "trivial"),
-            TechniqueSpec(DeadEnd, 1.2, "trivial"),
-            TechniqueSpec(TwoWays, 1.2, "trivial"),
-            TechniqueSpec(CountCompletion, 1.5, "trivial"),
-            TechniqueSpec(NoLoop, 2.0, "easy"),
-            TechniqueSpec(Reachability, 2.5, "easy"),
-            TechniqueSpec(CrossingParity, 3.0, "normal"),
-            TechniqueSpec(CutCells, 3.2, "normal"),
-            TechniqueSpec(Pocket, 3.5, "normal"),
-            TechniqueSpec(LineEnumeration, 4.5, "hard"),
-            TechniqueSpec(CellLookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
-            TechniqueSpec(CellLookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
-            TechniqueSpec(Guess, 12.0, "extreme", default=False),
-        ]
+        return path_table()
 
     # -- generation -------------------------------------------------------------------------
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.constraints import Constraint, Pruned
-from grader.model import Model, State, cell_name
+from grader.model import Model, State, Variable, cell_name
 
 if TYPE_CHECKING:
     from grader.exact import CnfBuilder
@@ -413,3 +413,62 @@ def loop_problem(geo: Geometry, state: State) -> str | None:
         if stray:
             return f"is finished but leaves {cell_name(*stray[0])} on the path outside it"
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Building models
+# ---------------------------------------------------------------------------------------------
+
+
+def path_model(
+    rows: int,
+    cols: int,
+    doors: Sequence[Door],
+    row_clues: Sequence[int | None],
+    col_clues: Sequence[int | None],
+    holes: Sequence[tuple[int, int]] = (),
+    walls: Sequence[tuple[int, int, int, int]] = (),
+) -> Model:
+    """The model of a room with its doors and clues (all already checked)."""
+    doors = tuple(tuple(d) for d in doors)  # type: ignore[misc]
+    wall_set = frozenset(frozenset(((a, b), (c, d))) for a, b, c, d in walls)
+    geo = Geometry(rows, cols, frozenset(map(tuple, holes)), wall_set, doors)  # type: ignore[arg-type]
+    variables = [Variable(cell_name(r, c), BOTH, r, c, "cell") for r, c in geo.cells]
+    variables += [Variable(e.name, BOTH, e.a[0], e.a[1], "edge") for e in geo.edges]
+    constraints: list[Any] = [
+        CellDegree(geo.cell_var[cell], [e.var for e in geo.around[cell]], cell_name(*cell))
+        for cell in geo.cells
+    ]
+    for kind, clues in (("row", row_clues), ("column", col_clues)):
+        for index, clue in enumerate(clues):
+            if clue is None:
+                continue
+            cells = [geo.cell_var[c] for c in geo.line_cells(kind, index)]
+            band = geo.band(kind, index)
+            constraints.append(LineCount(cells, clue, f"{kind} {index + 1}", band))
+    constraints.append(SinglePath(geo))
+    clue_text = lambda cs: ",".join("." if c is None else str(c) for c in cs)  # noqa: E731
+    key = (
+        f"path:{rows}x{cols}:doors={';'.join(f'{r},{c}{s}' for r, c, s in sorted(doors))}"
+        f":holes={sorted(geo.holes)}:walls={sorted(sorted(w) for w in wall_set)}"
+        f":rows={clue_text(row_clues)}:cols={clue_text(col_clues)}"
+    )
+    model = Model(
+        family="path",
+        rows=rows,
+        cols=cols,
+        variables=tuple(variables),
+        constraints=tuple(constraints),
+        symbols={0: "off", 1: "on"},
+        value_names={0: "off the path", 1: "on the path"},
+        key=key,
+        options={
+            "doors": [list(d) for d in doors],
+            "row_clues": list(row_clues),
+            "col_clues": list(col_clues),
+            "holes": [list(h) for h in sorted(geo.holes)],
+            "walls": [list(w) for w in walls],
+        },
+    )
+    model.memo["path"] = geo
+    return model

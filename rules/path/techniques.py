@@ -11,11 +11,12 @@ from collections.abc import Iterator, Sequence
 
 from grader.constraints import Constraint
 from grader.explain import Explainer, number_word
+from grader.family import TechniqueSpec
 from grader.graphs import biconnected_blocks, component_of, components
 from grader.model import Model, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
-from grader.techniques import Lookahead
+from grader.techniques import Guess, Lookahead
 from rules.path.model import (
     BOTH,
     OFF,
@@ -703,3 +704,27 @@ class CellLookahead(Lookahead):
     def trial_vars(self, ctx: Context) -> Iterator[int]:
         cells = len(geometry(ctx.model).cells)
         return (v for v in range(cells) if ctx.state[v] == BOTH)
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+
+def path_table() -> list[TechniqueSpec]:
+    """The Path Puzzles ladder: costs and levels of the techniques above."""
+    return [
+        TechniqueSpec(DoorCells, 1.0, "trivial"),
+        TechniqueSpec(Links, 1.0, "trivial"),
+        TechniqueSpec(EmptyFullLine, 1.0, "trivial"),
+        TechniqueSpec(DeadEnd, 1.2, "trivial"),
+        TechniqueSpec(TwoWays, 1.2, "trivial"),
+        TechniqueSpec(CountCompletion, 1.5, "trivial"),
+        TechniqueSpec(NoLoop, 2.0, "easy"),
+        TechniqueSpec(Reachability, 2.5, "easy"),
+        TechniqueSpec(CrossingParity, 3.0, "normal"),
+        TechniqueSpec(CutCells, 3.2, "normal"),
+        TechniqueSpec(Pocket, 3.5, "normal"),
+        TechniqueSpec(LineEnumeration, 4.5, "hard"),
+        TechniqueSpec(CellLookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
+        TechniqueSpec(CellLookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
+        TechniqueSpec(Guess, 12.0, "extreme", default=False),
+    ]
