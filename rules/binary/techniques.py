@@ -13,22 +13,16 @@ from collections.abc import Iterator
 from grader.constraints import Constraint, DistinctLines, Line
 from grader.explain import Explainer
 from grader.family import TechniqueSpec
-from grader.model import Model, State, is_single
+from grader.model import Model, is_single
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
 from rules.binary.lines import (
-    DECIDED,
     every_cell,
     is_balanced,
     line_bits,
     positions,
 )
-
-
-def line_values(state: State, line: Line) -> list[int]:
-    """Decided values of a line's cells, -1 for open ones."""
-    return [DECIDED[state[v]] for v in line.vars]
 
 
 class BalancedTechnique(Technique):

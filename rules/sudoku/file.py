@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from grader.errors import FieldProblem
 from grader.family import require
 from grader.model import Model, State, is_single, single_value
 from rules.schema import PuzzleFileBase
@@ -192,9 +191,3 @@ def clue_state(model: Model, grid: Sequence[str]) -> State:
 
 def givens_of(grid: Sequence[str]) -> int:
     return sum(1 for row in grid for ch in row if ch not in BLANKS)
-
-
-def check_box(n: int, box: Sequence[int]) -> None:
-    if len(box) != 2:
-        raise FieldProblem("box", "must be [rows, cols]")
-    box_shape(n, (box[0], box[1]))
