@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -18,6 +18,9 @@ from grader.board import Board
 from grader.errors import FieldProblem
 from grader.model import Model, State, is_single, single_value, values_of
 from grader.technique import Technique
+
+if TYPE_CHECKING:
+    from grader.generator import Target
 
 LEVELS: tuple[str, ...] = ("trivial", "easy", "normal", "hard", "expert", "extreme")
 
@@ -163,6 +166,14 @@ class Family:
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         """The model of an empty puzzle of this size and options (no givens, no extra hints)."""
         raise NotImplementedError
+
+    def generation_target(self, model: Model, level: str, costs: Any) -> Target:
+        """What a generated puzzle of ``level`` must meet. The default reads ``level`` as one of
+        the family's named levels: the techniques up to it must solve the puzzle, those up to
+        the level below must not."""
+        from grader.generator import default_target
+
+        return default_target(self, model, level, costs)
 
     def random_solution(self, model: Model, rng: Any) -> list[int]:
         """A random complete solution (values per variable), following ``rng`` only.

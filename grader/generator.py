@@ -107,12 +107,7 @@ class Generator:
         self.request = request
         self.family = family
         self.template = family.empty_model(request.size, request.options)
-        hook = getattr(family, "generation_target", None)
-        self.target = (
-            hook(self.template, request.level, request.costs)
-            if hook is not None
-            else default_target(family, self.template, request.level, request.costs)
-        )
+        self.target = family.generation_target(self.template, request.level, request.costs)
         self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
         self.attempts = 0
         self.gave_up: str | None = None
