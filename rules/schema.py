@@ -1,5 +1,5 @@
 """File-schema helpers shared by every family: the fields any puzzle file may carry, and rows of
-symbols read into cell values with one-line errors."""
+symbols read into cell values with one-line errors, and the default box shape of a square grid."""
 
 from __future__ import annotations
 
@@ -9,6 +9,17 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from grader.family import require
+
+BOX_SHAPES: dict[int, tuple[int, int]] = {
+    4: (2, 2),
+    6: (2, 3),
+    8: (2, 4),
+    9: (3, 3),
+    12: (3, 4),
+    16: (4, 4),
+    25: (5, 5),
+}
+"""Default box shape (rows, cols) for each side of a square grid with boxes."""
 
 
 class PuzzleFileBase(BaseModel):

@@ -10,10 +10,9 @@ from typing import Any
 from grader.constraints import AllDifferent, Constraint, DistinctLines, Line
 from grader.family import require
 from grader.model import Model, State, Variable, cell_name
+from rules.schema import BOX_SHAPES
 from rules.siteswap.file import ALPHABET, throw_range
 from rules.siteswap.runs import SiteswapRule
-
-BOX_SHAPES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 12: (3, 4), 16: (4, 4), 25: (5, 5)}
 
 
 def runs_of(rows: int, cols: int, holes: set[tuple[int, int]]) -> list[tuple[str, list]]:

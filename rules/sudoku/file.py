@@ -11,19 +11,7 @@ from pydantic import Field
 
 from grader.family import require
 from grader.model import Model, State, is_single, single_value
-from rules.schema import PuzzleFileBase
-
-BOX_SHAPES: dict[int, tuple[int, int]] = {
-    4: (2, 2),
-    6: (2, 3),
-    8: (2, 4),
-    9: (3, 3),
-    12: (3, 4),
-    16: (4, 4),
-    25: (5, 5),
-}
-"""Default box shape (rows, cols) for each grid size."""
-
+from rules.schema import BOX_SHAPES, PuzzleFileBase
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = ".0"
