@@ -25,6 +25,18 @@ from rules.binary.lines import (
 )
 
 
+def value_bits(ctx: Context, line: Constraint) -> list[tuple[int, int, int]]:
+    """For each value of a binary line with open cells: (the value, the cells holding it, the
+    open cells), as line bitsets; no entry when the line is full."""
+    zeros, ones, empty = line_bits(ctx, line)
+    return [(0, zeros, empty), (1, ones, empty)] if empty else []
+
+
+def pair_starts(bits: int) -> int:
+    """The cells i (a line bitset) where cells i and i+1 are both in ``bits``."""
+    return bits & (bits >> 8)
+
+
 class BalancedTechnique(Technique):
     """A technique that reads Binairo/Tango lines."""
 
@@ -41,11 +53,10 @@ class BalancedTechnique(Technique):
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]] | None:
         if self.forced(0, 0) is None:
             return None  # no bitset rule: the steps are used
-        zeros, ones, empty = line_bits(ctx, constraint)
         cells = constraint.vars
         return [
             (cells[i], 1 - x)
-            for x, bits in ((0, zeros), (1, ones))
+            for x, bits, empty in value_bits(ctx, constraint)
             for i in positions(self.forced(bits, empty) or 0)
         ]
 
@@ -60,12 +71,9 @@ class Pair(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        zeros, ones, empty = line_bits(ctx, constraint)
-        if not empty:
-            return
         cells = constraint.vars
-        for x, bits in ((0, zeros), (1, ones)):
-            both = bits & (bits >> 8)  # cells i and i+1 hold x
+        for x, bits, empty in value_bits(ctx, constraint):
+            both = pair_starts(bits)
             if not both:
                 continue
             after = [(i + 2, i, i + 1) for i in positions(both & (empty >> 16))]
@@ -74,7 +82,7 @@ class Pair(BalancedTechnique):
                 yield self._step(constraint, cells[target], cells[a], cells[b], x)
 
     def forced(self, bits: int, empty: int) -> int:
-        both = bits & (bits >> 8)  # cells i and i+1 hold the value
+        both = pair_starts(bits)
         return ((both << 16) | (both >> 8)) & empty
 
     def _step(self, line: Line, target: int, a: int, b: int, x: int) -> Step:
@@ -97,11 +105,8 @@ class Sandwich(BalancedTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        zeros, ones, empty = line_bits(ctx, constraint)
-        if not empty:
-            return
         cells = constraint.vars
-        for x, bits in ((0, zeros), (1, ones)):
+        for x, bits, empty in value_bits(ctx, constraint):
             for middle in positions(self.forced(bits, empty)):
                 yield self.make(
                     placements=[(cells[middle], 1 - x)],
@@ -148,11 +153,8 @@ class CountCompletion(BalancedTechnique):
     ) -> tuple[int, list[tuple[int, int]]] | None:
         """The value whose quota the line holds and the placements of the other value in its
         open cells, or None."""
-        zeros, ones, empty = line_bits(ctx, constraint)
-        if not empty:
-            return None
         quota = constraint.rule.quota  # type: ignore[attr-defined]
-        for x, bits in ((0, zeros), (1, ones)):
+        for x, bits, empty in value_bits(ctx, constraint):
             if bits.bit_count() == quota:
                 return x, [(constraint.vars[i], 1 - x) for i in positions(empty)]
         return None
