@@ -61,7 +61,29 @@ class BalancedTechnique(Technique):
         ]
 
 
-class Pair(BalancedTechnique):
+class ThreeInARow(BalancedTechnique):
+    """A cell that would make three equal cells in a row with two cells holding a value: it
+    takes the other value."""
+
+    def witnesses(self, bits: int, empty: int) -> list[tuple[int, int, int]]:
+        """(the open cell, the two cells holding the value) as line positions, in reading
+        order, for the cells ``bits`` holding one value."""
+        raise NotImplementedError
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, Line)
+        cells = constraint.vars
+        for x, bits, empty in value_bits(ctx, constraint):
+            for target, a, b in self.witnesses(bits, empty):
+                yield self.make(
+                    placements=[(cells[target], 1 - x)],
+                    unit=constraint.label,
+                    cells=(cells[a], cells[b]),
+                    value=x,
+                )
+
+
+class Pair(ThreeInARow):
     name = "pair"
     title = "Pair"
     description = (
@@ -69,24 +91,15 @@ class Pair(BalancedTechnique):
         "other value, or there would be three in a row."
     )
 
-    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        assert isinstance(constraint, Line)
-        cells = constraint.vars
-        for x, bits, empty in value_bits(ctx, constraint):
-            both = pair_starts(bits)
-            if not both:
-                continue
-            after = [(i + 2, i, i + 1) for i in positions(both & (empty >> 16))]
-            before = [(i, i + 1, i + 2) for i in positions(empty & (both >> 8))]
-            for target, a, b in sorted(after + before):  # in reading order
-                yield self._step(constraint, cells[target], cells[a], cells[b], x)
+    def witnesses(self, bits: int, empty: int) -> list[tuple[int, int, int]]:
+        both = pair_starts(bits)
+        after = [(i + 2, i, i + 1) for i in positions(both & (empty >> 16))]
+        before = [(i, i + 1, i + 2) for i in positions(empty & (both >> 8))]
+        return sorted(after + before)
 
     def forced(self, bits: int, empty: int) -> int:
         both = pair_starts(bits)
         return ((both << 16) | (both >> 8)) & empty
-
-    def _step(self, line: Line, target: int, a: int, b: int, x: int) -> Step:
-        return self.make(placements=[(target, 1 - x)], unit=line.label, cells=(a, b), value=x)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         a, b = step.data["cells"]
@@ -95,7 +108,7 @@ class Pair(BalancedTechnique):
         return f"{both}, and three {ex.plural(x)} in a row are not allowed"
 
 
-class Sandwich(BalancedTechnique):
+class Sandwich(ThreeInARow):
     name = "sandwich"
     title = "Sandwich"
     description = (
@@ -103,17 +116,8 @@ class Sandwich(BalancedTechnique):
         "there would be three in a row."
     )
 
-    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        assert isinstance(constraint, Line)
-        cells = constraint.vars
-        for x, bits, empty in value_bits(ctx, constraint):
-            for middle in positions(self.forced(bits, empty)):
-                yield self.make(
-                    placements=[(cells[middle], 1 - x)],
-                    unit=constraint.label,
-                    cells=(cells[middle - 1], cells[middle + 1]),
-                    value=x,
-                )
+    def witnesses(self, bits: int, empty: int) -> list[tuple[int, int, int]]:
+        return [(m, m - 1, m + 1) for m in positions(self.forced(bits, empty))]
 
     def forced(self, bits: int, empty: int) -> int:
         return ((bits & (bits >> 16)) << 8) & empty  # between cells i and i+2 holding the value
