@@ -9,6 +9,7 @@ from grader.engine import Engine, apply_step
 from grader.exact import search_for
 from grader.family import Family, Puzzle
 from grader.model import Model, State, values_of
+from grader.step import Step
 from grader.technique import Technique
 
 
@@ -22,20 +23,28 @@ def removed_values(state: list[int], step) -> list[tuple[int, int]]:
 
 def assert_sound_run(puzzle: Puzzle, techniques: list[Technique]) -> int:
     """Run the techniques and check every removal with the SAT solver; returns steps checked."""
-    search = search_for(puzzle.model)
-    run = Engine(puzzle.model, techniques).run(puzzle.givens)
-    state = list(puzzle.givens)
-    assert search.solve(state) is not None, "test setup: the puzzle must have a solution"
+    return len(assert_sound_steps(puzzle.model, puzzle.givens, techniques))
+
+
+def assert_sound_steps(
+    model: Model, state: State, techniques: list[Technique], engine: Engine | None = None
+) -> list[Step]:
+    """Run the techniques (or ``engine``) from ``state``, which must have a solution, and check
+    every value a step removes with the SAT solver; returns the steps."""
+    search = search_for(model)
+    engine = engine or Engine(model, techniques)
+    run = engine.run(state)
+    current = list(state)
+    assert search.solve(current) is not None, "test setup: the state must have a solution"
     for step in run.steps:
-        assert step.contradiction is None, f"contradiction on a solvable puzzle: {step}"
-        for var, value in removed_values(state, step):
-            assert not search.is_possible(state, var, value), (
-                f"{step.technique} removed {puzzle.model.name(var)}={value}, "
-                f"which a solution has: {step}"
+        assert step.contradiction is None, f"contradiction on a solvable state: {step}"
+        for var, value in removed_values(current, step):
+            assert not search.is_possible(current, var, value), (
+                f"{step.technique} removed {model.name(var)}={value}, which a solution has: {step}"
             )
-        apply_step(state, step)
+        apply_step(current, step)
     assert run.status != "contradiction", run.contradiction
-    return len(run.steps)
+    return run.steps
 
 
 def random_partials(

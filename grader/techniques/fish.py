@@ -1,8 +1,14 @@
-"""Basic fish: X-wing, swordfish, jellyfish on the rows and columns of a grid."""
+"""Basic fish: X-wing, swordfish, jellyfish on the rows and columns of a grid.
+
+A base line must hold the value (its house ``covers`` it); a cover line need only hold it at most
+once, so fish work on partial lines too (a siteswap run cut by a hole): each of N base lines puts
+the value in one of N cover lines, and each cover line takes it once, from one of the bases.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import combinations
 
 from grader.explain import Explainer
@@ -14,27 +20,46 @@ from grader.techniques.houses import SUBSET_NAMES, houses_of
 FISH_NAMES = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 
 
-Lines = list[tuple[tuple[int, ...], str]]
+@dataclass(frozen=True)
+class FishLines:
+    """The line houses of one direction (rows or columns) and where their cells cross."""
+
+    base: tuple[int, ...]
+    """Houses of this direction that must hold some value (fish bases)."""
+    cover_of: dict[int, int]
+    """Cell → the house of the other direction it lies in (its real column for a row)."""
 
 
-def line_sets(model: Model) -> tuple[Lines, Lines]:
-    """Covering rows and columns (cells ordered by position, label)."""
+def fish_lines(model: Model) -> tuple[FishLines, FishLines]:
+    """Rows as bases with columns as covers, and the other way round.
+
+    Cells are mapped to the house of their real row and column, so partial lines (a run cut
+    by a hole) line up with the lines they cross. A cell in two lines of one direction makes
+    that direction unusable (no such family today).
+    """
     found = model.memo.get("fish_lines")
     if found is None:
         houses = houses_of(model)
-        rows, cols = [], []
-        for h, cells in enumerate(houses.cells):
-            if houses.is_box[h] or not houses.covering[h]:
-                continue
-            if len({model.variables[v].row for v in cells}) == 1:
-                rows.append(
-                    (tuple(sorted(cells, key=lambda v: model.variables[v].col)), houses.labels[h])
-                )
-            elif len({model.variables[v].col for v in cells}) == 1:
-                cols.append(
-                    (tuple(sorted(cells, key=lambda v: model.variables[v].row)), houses.labels[h])
-                )
-        found = (rows, cols)
+        of_shape: dict[str, list[int]] = {"row": [], "column": []}
+        for h, shape in enumerate(houses.shape):
+            if shape in of_shape:
+                of_shape[shape].append(h)
+        out = []
+        for base_shape, cover_shape in (("row", "column"), ("column", "row")):
+            cover_of: dict[int, int] = {}
+            clash = False
+            for h in of_shape[cover_shape]:
+                for v in houses.cells[h]:
+                    clash = clash or v in cover_of
+                    cover_of[v] = h
+            bases: list[int] = []
+            seen: set[int] = set()
+            for h in of_shape[base_shape]:
+                if houses.covers[h] and not seen & set(houses.cells[h]):
+                    bases.append(h)
+                    seen.update(houses.cells[h])
+            out.append(FishLines(() if clash else tuple(bases), cover_of))
+        found = (out[0], out[1])
         model.memo["fish_lines"] = found
     return found
 
@@ -55,41 +80,38 @@ class Fish(Technique):
         self.degree = degree
 
     def find(self, ctx: Context) -> Iterator[Step]:
-        model = ctx.model
-        houses = houses_of(model)
+        houses = houses_of(ctx.model)
         state = ctx.state
-        rows, cols = line_sets(model)
         k = self.degree
-        for base_lines, cover_lines, base_word in ((rows, cols, "rows"), (cols, rows, "columns")):
-            if len(base_lines) != len(cover_lines) or len(base_lines) <= k:
-                continue
+        for lines, base_word in zip(fish_lines(ctx.model), ("rows", "columns"), strict=True):
+            cover_of = lines.cover_of
             for value in values_of(houses.values):
                 bit = 1 << value
-                spots = []
-                for index, (line, _) in enumerate(base_lines):
-                    mask = 0
-                    for i, v in enumerate(line):
-                        if state[v] & bit:
-                            mask |= 1 << i
-                    if 2 <= mask.bit_count() <= k:
-                        spots.append((index, mask))
+                spots = []  # (base house, the cover houses of its places for the value)
+                for h in lines.base:
+                    if not houses.covers[h] & bit:
+                        continue  # the value need not appear in this line
+                    places = [v for v in houses.cells[h] if state[v] & bit]
+                    covers = {cover_of.get(v, -1) for v in places}
+                    if 2 <= len(covers) <= k and -1 not in covers:
+                        spots.append((h, frozenset(covers)))
                 for group in combinations(spots, k):
-                    union = 0
-                    for _, mask in group:
-                        union |= mask
-                    if union.bit_count() != k:
+                    union = frozenset().union(*(c for _, c in group))
+                    if len(union) != k:
                         continue
-                    base = {i for i, _ in group}
-                    elims = []
-                    for j in values_of(union):
-                        for index, v in enumerate(cover_lines[j][0]):
-                            if index not in base and state[v] & bit:
-                                elims.append((v, value))
+                    base = {h for h, _ in group}
+                    inside = {v for h in base for v in houses.cells[h]}
+                    elims = [
+                        (v, value)
+                        for c in sorted(union)
+                        for v in houses.cells[c]
+                        if v not in inside and state[v] & bit
+                    ]
                     if elims:
                         yield self.make(
                             eliminations=elims,
                             value=value,
-                            base=[base_lines[i][1] for i in sorted(base)],
+                            base=[houses.labels[h] for h in sorted(base)],
                             word=base_word,
                         )
 

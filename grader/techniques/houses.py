@@ -1,10 +1,15 @@
 """House techniques: singles, locked candidates and naked / hidden subsets.
 
 A *house* is an :class:`~grader.constraints.AllDifferent` constraint (a row, column or box of a
-sudoku, a line of a latin square). Hidden techniques need *covering* houses (every value appears
-once). A cell counts as *placed* when it has one candidate that no peer still holds; a cell with
-one candidate whose value still sits in a peer is what the naked single finds. Placements carry
-the eliminations of the placed value from the peers, as a player crossing it out.
+sudoku, a line of a latin square). A house may be *partial*: fewer cells than values (a siteswap
+run cut short by a hole), so a value need not appear in it. What a house must hold is its
+``covers`` mask; hidden singles, hidden subsets, the source of locked candidates and the base
+lines of fish reason only about those values. Naked subsets, naked singles and wings need only
+"no value twice", which every house gives.
+
+A cell counts as *placed* when it has one candidate that no peer still holds; a cell with one
+candidate whose value still sits in a peer is what the naked single finds. Placements carry the
+eliminations of the placed value from the peers, as a player crossing it out.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ class Houses:
     labels: tuple[str, ...]
     constraint_index: tuple[int, ...]
     covering: tuple[bool, ...]
+    """Whether a house holds exactly its ``covers`` values (as many cells as values)."""
+    covers: tuple[int, ...]
+    """The values each house must hold (0: none; only ``no value twice``)."""
     is_box: tuple[bool, ...]
     shape: tuple[str, ...]
     """``row``, ``column`` or ``box`` (a house spanning several rows and columns)."""
@@ -67,7 +75,7 @@ def houses_of(model: Model) -> Houses:
     found = model.memo.get("houses")
     if found is not None:
         return found
-    cells, labels, index, covering, is_box, shape = [], [], [], [], [], []
+    cells, labels, index, covering, covers, is_box, shape = [], [], [], [], [], [], []
     values = 0
     for ci, constraint in enumerate(model.constraints):
         if not isinstance(constraint, AllDifferent):
@@ -75,10 +83,9 @@ def houses_of(model: Model) -> Houses:
         cells.append(constraint.vars)
         labels.append(constraint.label)
         index.append(ci)
-        covers = bool(constraint.covering) and constraint.covering.bit_count() == len(
-            constraint.vars
-        )
-        covering.append(covers)
+        full = bool(constraint.covering) and constraint.covering.bit_count() == len(constraint.vars)
+        covering.append(full)
+        covers.append(constraint.covering)
         rows = {model.variables[v].row for v in constraint.vars}
         cols = {model.variables[v].col for v in constraint.vars}
         is_box.append(len(rows) > 1 and len(cols) > 1)
@@ -111,6 +118,7 @@ def houses_of(model: Model) -> Houses:
         labels=tuple(labels),
         constraint_index=tuple(index),
         covering=tuple(covering),
+        covers=tuple(covers),
         is_box=tuple(is_box),
         shape=tuple(shape),
         of_var=tuple(tuple(h) for h in of_var),
@@ -128,6 +136,7 @@ class HouseTechnique(Technique):
 
     kinds = ("alldifferent",)
     needs_covering = False
+    """Only houses that must hold some values (full house: every value of its cells)."""
     boxes: bool | None = None
     """Only boxes (True), only lines (False) or any house (None)."""
 
@@ -136,7 +145,7 @@ class HouseTechnique(Technique):
             return False
         houses = houses_of(model)
         h = houses.constraint_index.index(model.constraints.index(constraint))
-        if self.needs_covering and not houses.covering[h]:
+        if self.needs_covering and not houses.covers[h]:
             return False
         return self.boxes is None or houses.is_box[h] == self.boxes
 
@@ -170,6 +179,8 @@ class FullHouse(HouseTechnique):
         houses = houses_of(ctx.model)
         state = ctx.state
         h = self.house(ctx, constraint)
+        if not houses.covering[h]:
+            return  # a partial house may lack values: its last open cell is not forced
         open_cells = houses.open_cells(state, h)
         if len(open_cells) != 1:
             return
@@ -205,7 +216,7 @@ class HiddenSingle(HouseTechnique):
             mask = state[v]
             twice |= once & mask
             once |= mask
-        singles = once & ~twice
+        singles = once & ~twice & houses.covers[h]  # only values the house must hold
         for value in values_of(singles):
             var = next(v for v in houses.cells[h] if state[v] >> value & 1)
             if is_single(state[var]) and not houses.peers_hold(state, var, value):
@@ -252,12 +263,14 @@ def locked_candidates(
     """
     for box, line, shared in houses.crossings:
         source, target = (box, line) if pointing else (line, box)
-        if not houses.covering[source]:
+        must = houses.covers[source]
+        if not must:
             continue
         shared_set = set(shared)
         inside = reduce(or_, [state[v] for v in shared], 0)
         outside = reduce(or_, [state[v] for v in houses.cells[source] if v not in shared_set], 0)
-        for value in values_of(inside & ~outside):  # the values whose places all lie inside
+        # the values the source must hold whose places all lie inside
+        for value in values_of(inside & ~outside & must):
             bit = 1 << value
             places = [v for v in shared if state[v] & bit]
             if len(places) < 2:
@@ -325,7 +338,7 @@ class DirectLockedCandidates(Technique):
             removed = {v for v, _ in elims}
             kind = houses.shape[source]
             for h in sorted({h for v in removed for h in houses.of_var[v]}):
-                if h == source or houses.shape[h] != kind or not houses.covering[h]:
+                if h == source or houses.shape[h] != kind or not houses.covers[h] >> value & 1:
                     continue
                 places = houses.positions(state, h, value)
                 if len(places) < 2:
@@ -425,13 +438,14 @@ class HiddenSubset(HouseTechnique):
         houses = houses_of(ctx.model)
         state = ctx.state
         h = self.house(ctx, constraint)
+        must = houses.covers[h]
         open_cells = houses.open_cells(state, h)
         k = self.degree
         if len(open_cells) <= (k if self.direct else 2 * k):
             return
         where: dict[int, int] = {}
         for i, v in enumerate(open_cells):
-            for x in values_of(state[v]):
+            for x in values_of(state[v] & must):  # only values the house must hold
                 where[x] = where.get(x, 0) | 1 << i
         candidates = [x for x, m in where.items() if 2 <= m.bit_count() <= k]
         for group in combinations(sorted(candidates), k):
