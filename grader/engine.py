@@ -8,6 +8,7 @@ nothing there, so a long solve costs little more than its steps.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -154,7 +155,8 @@ class Engine:
         self.model = model
         self.deadline = deadline
         self.solutions = tuple(solutions)
-        """Solutions known from the exact search (lookahead skips their values, guess uses one)."""
+        """Solutions known from the exact search or found on the way (guess uses one; lookahead
+        skips the values of those that still fit the state it looks from)."""
         self.unique = unique and len(self.solutions) == 1
         """Whether ``solutions`` is known to be the only one (the exact search said so); a
         generator knows a solution of a puzzle that may still have others."""
@@ -177,15 +179,10 @@ class Engine:
         return plan
 
     def sub_engine(self, techniques: Sequence[Technique]) -> Engine:
-        """An engine over the same model with fewer techniques (for lookahead)."""
-        sub = Engine.__new__(Engine)
-        sub.model, sub.deadline, sub.solutions, sub._plans = (
-            self.model,
-            self.deadline,
-            self.solutions,
-            self._plans,
-        )
-        sub.unique = self.unique
+        """An engine over the same model with fewer techniques (for lookahead): a copy of this
+        one (every setting kept, so a new one cannot be dropped here) with its own plan, its
+        own list of known solutions and rule checks after every step."""
+        sub = copy.copy(self)
         sub.verify = True
         sub.plan = self._plan_for(list(techniques))
         return sub

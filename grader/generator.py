@@ -188,7 +188,9 @@ class Generator:
 
     def _engine(self, model: Model, techniques: Sequence[Technique], solution: list[int]) -> Engine:
         """An engine for the puzzle being built. Its solution is known, so lookahead need not
-        try the solution's values (they never lead to a contradiction): same steps, faster."""
+        try the solution's values where the solution still fits the state (at the top level
+        always; inside an assumption only when the assumption agrees with it): those trials
+        never lead to a contradiction, so the steps are the same as without it, found faster."""
         return Engine(
             model,
             techniques,

@@ -44,10 +44,6 @@ class Context:
         """One solution from the exact search, if the caller gave any."""
         return self.engine.solutions[0] if self.engine.solutions else None
 
-    def in_known_solution(self, var: int, value: int) -> bool:
-        """Whether a known solution has ``var = value`` (so no sound step can remove it)."""
-        return any(solution[var] == value for solution in self.engine.solutions)
-
     def check_time(self) -> None:
         deadline = self.engine.deadline
         if deadline is not None and time.monotonic() > deadline:
@@ -69,6 +65,11 @@ class Technique:
         self.level = level
         if name is not None:
             self.name = name  # type: ignore[misc]
+
+    @classmethod
+    def default_name(cls, **kwargs: Any) -> str:
+        """The name a table row with these arguments and no ``name`` gives the technique."""
+        return cls.name
 
     @property
     def local(self) -> bool:

@@ -1,10 +1,13 @@
-"""Collections of puzzles made for the tests (seeded): random unique Tangos and Binairos."""
+"""Collections of puzzles made for the tests (seeded): random unique Tangos and Binairos, and a
+hypothesis strategy of random partial ones."""
 
 from __future__ import annotations
 
 import json
 import random
 from pathlib import Path
+
+from hypothesis import strategies as st
 
 from conftest import make, random_solution
 from grader.exact import count_solutions
@@ -63,3 +66,36 @@ def random_puzzle(family: str, size: int, rng: random.Random, reveal: float) -> 
 def write_jsonl(path: Path, puzzles: list[dict]) -> Path:
     path.write_text("".join(json.dumps(p) + "\n" for p in puzzles), encoding="utf-8")
     return path
+
+
+@st.composite
+def binary_puzzles(draw, family: str, sizes: tuple[int, ...] = (6, 6, 8, 10, 12, 14)):
+    """A random partial Binairo or Tango (cells, and for tango signs, of a random solution)."""
+    rows = draw(st.sampled_from(sizes))
+    cols = rows if family == "tango" else draw(st.sampled_from([rows, *sizes[:2]]))
+    unique = family == "binairo" and draw(st.booleans())
+    seed = draw(st.integers(0, 10**6))
+    share = draw(st.floats(0.05, 0.6))
+    rng = random.Random(seed)
+    empty = {"family": family, "grid": ["." * cols] * rows}
+    if unique:
+        empty["rules"] = {"unique_lines": True}
+    solution = random_solution(make(empty), rng)
+    symbols = "01" if family == "binairo" else "SM"
+    grid = [
+        "".join(
+            symbols[solution[r * cols + c]] if rng.random() < share else "." for c in range(cols)
+        )
+        for r in range(rows)
+    ]
+    data = {**empty, "grid": grid}
+    if family == "tango":
+        signs = []
+        for r in range(rows):
+            for c in range(cols):
+                for r2, c2 in ((r, c + 1), (r + 1, c)):
+                    if r2 < rows and c2 < cols and rng.random() < share / 3:
+                        same = solution[r * cols + c] == solution[r2 * cols + c2]
+                        signs.append([r, c, r2, c2, "=" if same else "x"])
+        data["signs"] = signs
+    return make(data)

@@ -4,16 +4,29 @@ Depth 1 propagates with every non-lookahead technique cheaper than itself; depth
 lookaheads up to depth d - 1 inside. Of all assumptions that fail, the one with the shortest
 chain is kept, as a person would explain the simplest one. The step records the assumption,
 the chain of steps it forced and the contradiction reached.
+
+A known solution (from the exact search, or one a trial completed) lets lookahead skip its
+values, but only while the solution fits the state looked from: sound steps never contradict an
+assumption that a solution of the state shares, so the skip saves time and changes nothing. At
+the top level the exact search's solution always fits; inside an assumption it may not (the
+assumption may exclude it), and skipping there would change the steps, making a rating depend
+on whether the answer was known.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from grader.explain import Explainer
 from grader.model import values_of
 from grader.step import Step
 from grader.technique import Context, EngineTimeout, Technique
+
+
+def fits(solution: list[int], state: list[int]) -> bool:
+    """Whether every variable of ``state`` still has the solution's value."""
+    return all(mask >> value & 1 for mask, value in zip(state, solution, strict=True))
 
 
 class Lookahead(Technique):
@@ -29,8 +42,12 @@ class Lookahead(Technique):
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, depth: int = 1
     ) -> None:
-        super().__init__(cost, level, name or f"lookahead-{depth}")
+        super().__init__(cost, level, name or self.default_name(depth=depth))
         self.depth = depth
+
+    @classmethod
+    def default_name(cls, depth: int = 1, **kwargs: Any) -> str:
+        return f"lookahead-{depth}"
 
     def find(self, ctx: Context) -> Iterator[Step]:
         engine = ctx.engine
@@ -38,10 +55,15 @@ class Lookahead(Technique):
         sub = engine.sub_engine(cheaper)
         state = ctx.state
         best = None
+        fitting: list[list[int]] = []  # known solutions that fit this state
+        seen = 0
         for var, value in self.trials(ctx):
             ctx.check_time()
-            if ctx.in_known_solution(var, value):
-                continue  # a value of a solution never leads to a contradiction
+            if seen < len(engine.solutions):  # a trial may have completed a new one
+                fitting += [s for s in engine.solutions[seen:] if fits(s, state)]
+                seen = len(engine.solutions)
+            if any(s[var] == value for s in fitting):
+                continue  # a value of a solution of this state never leads to a contradiction
             cap = None if best is None else len(best[2].steps) - 1
             if cap is not None and cap < 0:
                 break
