@@ -1,11 +1,18 @@
-"""Choosing techniques and their costs: the family's table, a user's TOML overrides, a selection.
+"""Choosing techniques and their costs: the family's table, a user's overrides, a selection.
 
-A costs file looks like::
+Costs come from a TOML file (``--costs``) or, in Python, a mapping of the same shape::
 
-    line-enumeration = 3.5      # top-level keys apply to every family
+    line-enumeration = 3.5      # top-level keys: every family that has the technique
 
-    [tango]
+    [tango]                     # a table named after a family: that family only
     sign = 0.5
+
+``GradeOptions(costs={"window": 5})`` is the top level; ``{"tango": {"sign": 0.5}}`` a family
+table. Every name is checked, by every command and the Python API alike (:func:`overrides`): a
+family table's names must be techniques of that family, and a top-level name a technique of the
+family being graded or of some other family; anything else is a :class:`CostsError` naming the
+file and the name, with the closest technique name as a suggestion. A table that is not named
+after a family (``[costs]``, ``[Tango]``) is refused the same way.
 
 A selection (``--techniques``) is a comma-separated list of technique names or level names (a
 level stands for every technique up to it); items starting with ``-`` remove techniques from
@@ -14,23 +21,70 @@ the full table instead, e.g. ``-lookahead-2``.
 
 from __future__ import annotations
 
+import difflib
 import math
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from grader.errors import InputError, UsageError
 from grader.family import Family, TechniqueSpec
 from grader.model import Model
-from grader.registry import extra_techniques
+from grader.registry import extra_techniques, families
 from grader.technique import Technique
 
-Costs = Mapping[str, Mapping[str, float]]
-"""Family name (or ``*`` for all) → technique name → cost."""
+Costs = Mapping[str, Any]
+"""Technique costs: technique name → cost (every family), family name → {name → cost}."""
 
 
-def load_costs(path: str) -> dict[str, dict[str, float]]:
-    """Read a costs TOML file."""
+class CostsError(InputError, ValueError):
+    """A cost that names no technique, or is not a number: ``origin: field: problem``."""
+
+
+@dataclass(frozen=True)
+class CostTable:
+    """Costs checked for shape (numbers, family tables), remembering where they came from."""
+
+    every: Mapping[str, float] = field(default_factory=dict)
+    """Technique name → cost, for every family that has the technique."""
+    by_family: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """Family → technique name → cost."""
+    origin: str = "costs"
+    """The file (or ``costs`` for a mapping given in Python), for error messages."""
+
+
+def parse_costs(data: Costs, origin: str = "costs") -> CostTable:
+    """Check the shape of costs (a TOML document or a Python mapping) into a :class:`CostTable`."""
+    if isinstance(data, CostTable):
+        return data
+    if not isinstance(data, Mapping):
+        raise CostsError(origin, "", "must be a mapping of technique names to costs")
+    every: dict[str, float] = {}
+    by_family: dict[str, dict[str, float]] = {}
+    known = families()
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            if key not in known:
+                hint = _did_you_mean(key, known)
+                raise CostsError(
+                    origin,
+                    str(key),
+                    f"no such family{hint}; give costs at the top level (every family) or in "
+                    f"a table named after a family ({', '.join(known)})",
+                )
+            table = by_family.setdefault(key, {})
+            for name, cost in value.items():
+                table[name] = _cost(origin, f"{key}.{name}", cost)
+        else:
+            every[key] = _cost(origin, str(key), value)
+    return CostTable(every, by_family, origin)
+
+
+def load_costs(path: str) -> CostTable:
+    """Read a costs TOML file (its shape checked; names are checked per family when used)."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -39,23 +93,58 @@ def load_costs(path: str) -> dict[str, dict[str, float]]:
         raise InputError(path, "", f"cannot be read ({error})") from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(path, "", f"is not valid TOML ({error})") from None
-    out: dict[str, dict[str, float]] = {"*": {}}
-    for key, value in data.items():
-        if isinstance(value, dict):
-            table = out.setdefault(key, {})
-            for name, cost in value.items():
-                table[name] = _cost(path, f"{key}.{name}", cost)
-        else:
-            out["*"][key] = _cost(path, key, value)
-    return out
+    return parse_costs(data, path)
 
 
-def _cost(path: str, field: str, value: object) -> float:
+def _cost(origin: str, field_name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(path, field, "must be a number")
+        raise CostsError(origin, field_name, "must be a number")
     if not math.isfinite(value) or value < 0:
-        raise InputError(path, field, "must be a finite number ≥ 0")
+        raise CostsError(origin, field_name, "must be a finite number ≥ 0")
     return float(value)
+
+
+def _did_you_mean(name: object, names: Sequence[str] | Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(str(name), list(names), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+@cache
+def every_technique_name() -> frozenset[str]:
+    """The names of every family's techniques (its example's table) and of the extra ones."""
+    from grader.loading import puzzle_from_dict
+
+    out: set[str] = set()
+    for name, family in families().items():
+        if family.example:
+            model = puzzle_from_dict(family.example, f"{name} example", "example").model
+            out.update(spec.technique_name for spec in technique_table(family, model))
+        out.update(spec.technique_name for spec in extra_techniques(name))
+    return frozenset(out)
+
+
+def overrides(
+    costs: Costs | CostTable | None, family: Family, table: Sequence[TechniqueSpec]
+) -> dict[str, float]:
+    """The costs that apply to ``family``'s table: the one check of cost names, used by every
+    command and the Python API. Raises :class:`CostsError` for a name that is no technique."""
+    if not costs:
+        return {}
+    checked = parse_costs(costs)
+    names = [spec.technique_name for spec in table]
+    out: dict[str, float] = {}
+    for name, cost in checked.every.items():
+        if name in names:
+            out[name] = cost
+        elif name not in every_technique_name():
+            problem = f"no such technique for {family.name}{_did_you_mean(name, names)}"
+            raise CostsError(checked.origin, name, problem)
+    for name, cost in checked.by_family.get(family.name, {}).items():
+        if name not in names:
+            problem = f"no such technique for {family.name}{_did_you_mean(name, names)}"
+            raise CostsError(checked.origin, f"{family.name}.{name}", problem)
+        out[name] = cost
+    return out
 
 
 def technique_table(family: Family, model: Model) -> list[TechniqueSpec]:
@@ -67,29 +156,27 @@ def choose(
     family: Family,
     model: Model,
     selection: str | None = None,
-    costs: Costs | None = None,
+    costs: Costs | CostTable | None = None,
     guess: bool = False,
 ) -> list[Technique]:
     """The techniques to run, built with their (possibly overridden) costs."""
     table = technique_table(family, model)
-    names = [spec.technique_name for spec in table]
     chosen = select(table, family.levels, selection)
     if guess:
         chosen |= {spec.technique_name for spec in table if spec.technique_name == "guess"}
-    overrides: dict[str, float] = {}
-    if costs:
-        overrides.update({k: v for k, v in costs.get("*", {}).items() if k in names})
-        for name, cost in costs.get(family.name, {}).items():
-            if name not in names:
-                raise UsageError(
-                    f"costs: {family.name}.{name}: unknown technique (known: {', '.join(names)})"
-                )
-            overrides[name] = cost
-    return [
-        spec.build(overrides.get(spec.technique_name))
-        for spec in table
-        if spec.technique_name in chosen
-    ]
+    return [t for t in build_table(family, table, costs) if t.name in chosen]
+
+
+def build_table(
+    family: Family, table: Sequence[TechniqueSpec], costs: Costs | CostTable | None = None
+) -> list[Technique]:
+    """Every row of a table built at its cost or the user's (checked by :func:`overrides`)."""
+    names = [spec.technique_name for spec in table]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"{family.name}: technique table names {', '.join(twice)} twice")
+    costed = overrides(costs, family, table)
+    return [spec.build(costed.get(spec.technique_name)) for spec in table]
 
 
 def select(

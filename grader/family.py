@@ -39,13 +39,19 @@ class TechniqueSpec:
 
     @property
     def technique_name(self) -> str:
-        return self.name or self.factory.name  # type: ignore[attr-defined]
+        """The technique's name: the row's ``name``, else what its factory calls a technique
+        with these arguments. The built technique always carries this name."""
+        if self.name:
+            return self.name
+        default = getattr(self.factory, "default_name", None)
+        return default(**self.kwargs) if default else self.factory.name  # type: ignore[attr-defined]
 
     def build(self, cost: float | None = None) -> Technique:
+        """The technique at the row's cost (or ``cost``, a user's override), named as the row."""
         return self.factory(
             cost=self.cost if cost is None else cost,
             level=self.level,
-            name=self.name,
+            name=self.technique_name,
             **self.kwargs,
         )
 

@@ -205,17 +205,25 @@ def settings_of(techniques: list[Technique], options: GradeOptions) -> dict[str,
     }
 
 
-def grade(puzzle: Puzzle, options: GradeOptions | None = None) -> Grade:
-    """Grade one puzzle: count its solutions, run the techniques, score the run."""
-    options = options or GradeOptions()
-    started = time.monotonic()
-    deadline = None if options.timeout is None else started + options.timeout
+@dataclass
+class _Setup:
+    """What :func:`grade` and :func:`hint` share: the techniques, the exact search's verdict
+    and the engine that knows its solutions."""
+
+    engine: Engine
+    solutions: Solutions | None
+    solution: list[int] | None
+    notes: list[str]
+
+
+def _setup(puzzle: Puzzle, options: GradeOptions, deadline: float | None) -> _Setup:
     techniques = choose(
         puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
     )
     notes: list[str] = []
     solutions: Solutions | None = None
     solution = None
+    found: list[list[int]] = []
     if options.exact:
         try:
             count, found = count_solutions(puzzle.model, puzzle.givens, 2, deadline)
@@ -224,32 +232,42 @@ def grade(puzzle: Puzzle, options: GradeOptions | None = None) -> Grade:
         except SearchTimeout:
             notes.append("exact search timed out; solutions unknown")
             found = []
-    else:
-        found = []
     engine = Engine(puzzle.model, techniques, deadline=deadline, solutions=found, verify=not found)
+    return _Setup(engine, solutions, solution, notes)
+
+
+def grade(puzzle: Puzzle, options: GradeOptions | None = None) -> Grade:
+    """Grade one puzzle: count its solutions, run the techniques, score the run."""
+    options = options or GradeOptions()
+    started = time.monotonic()
+    deadline = None if options.timeout is None else started + options.timeout
+    setup = _setup(puzzle, options, deadline)
+    engine = setup.engine
     run = engine.run(puzzle.givens)
     if run.status == "timeout":
-        notes.append(f"timed out after {options.timeout} s; the report is partial")
+        setup.notes.append(f"timed out after {options.timeout} s; the report is partial")
     return Grade(
         puzzle=puzzle,
-        techniques=engine.techniques and list(engine.techniques),
+        techniques=list(engine.techniques),
         run=run,
-        solutions=solutions,
-        solution=solution,
+        solutions=setup.solutions,
+        solution=setup.solution,
         options=options,
         seconds=time.monotonic() - started,
-        notes=notes,
+        notes=setup.notes,
     )
 
 
 def hint(puzzle: Puzzle, options: GradeOptions | None = None) -> tuple[list[Step], Explainer]:
-    """The next step(s) the cheapest productive technique finds."""
+    """The next step(s): the first wave of :func:`grade` with the same options (so the exact
+    search runs, and uniqueness techniques may be offered), whose first step is the first step
+    of the grade. Empty when no technique applies (or the puzzle is solved)."""
     options = options or GradeOptions()
-    techniques = choose(
-        puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
-    )
-    engine = Engine(puzzle.model, techniques)
-    return engine.next_steps(puzzle.givens), Explainer(puzzle.model, techniques)
+    started = time.monotonic()
+    deadline = None if options.timeout is None else started + options.timeout
+    engine = _setup(puzzle, options, deadline).engine
+    run = engine.run(puzzle.givens, max_steps=1)
+    return run.steps, Explainer(puzzle.model, list(engine.techniques))
 
 
 def counts_by_name(grades: list[Grade]) -> Mapping[str, int]:

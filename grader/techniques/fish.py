@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from grader.explain import Explainer
 from grader.model import Model, values_of
@@ -76,8 +77,12 @@ class Fish(Technique):
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, degree: int = 2
     ) -> None:
-        super().__init__(cost, level, name or FISH_NAMES.get(degree, f"fish-{degree}"))
+        super().__init__(cost, level, name or self.default_name(degree=degree))
         self.degree = degree
+
+    @classmethod
+    def default_name(cls, degree: int = 2, **kwargs: Any) -> str:
+        return FISH_NAMES.get(degree, f"fish-{degree}")
 
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)

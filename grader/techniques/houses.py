@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import reduce
 from itertools import combinations
 from operator import or_
+from typing import Any
 
 from grader.constraints import AllDifferent, Constraint
 from grader.explain import Explainer
@@ -378,8 +379,12 @@ class NakedSubset(HouseTechnique):
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, degree: int = 2
     ) -> None:
-        super().__init__(cost, level, name or f"naked-{SUBSET_NAMES[degree]}")
+        super().__init__(cost, level, name or self.default_name(degree=degree))
         self.degree = degree
+
+    @classmethod
+    def default_name(cls, degree: int = 2, **kwargs: Any) -> str:
+        return f"naked-{SUBSET_NAMES[degree]}"
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         houses = houses_of(ctx.model)
@@ -429,10 +434,13 @@ class HiddenSubset(HouseTechnique):
         degree: int = 2,
         direct: bool = False,
     ) -> None:
-        default = f"{'direct-' if direct else ''}hidden-{SUBSET_NAMES[degree]}"
-        super().__init__(cost, level, name or default)
+        super().__init__(cost, level, name or self.default_name(degree=degree, direct=direct))
         self.degree = degree
         self.direct = direct
+
+    @classmethod
+    def default_name(cls, degree: int = 2, direct: bool = False, **kwargs: Any) -> str:
+        return f"{'direct-' if direct else ''}hidden-{SUBSET_NAMES[degree]}"
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         houses = houses_of(ctx.model)

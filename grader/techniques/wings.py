@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from grader.explain import Explainer
 from grader.model import is_single
@@ -23,8 +24,12 @@ class XYWing(Technique):
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, xyz: bool = False
     ) -> None:
-        super().__init__(cost, level, name or ("xyz-wing" if xyz else "xy-wing"))
+        super().__init__(cost, level, name or self.default_name(xyz=xyz))
         self.xyz = xyz
+
+    @classmethod
+    def default_name(cls, xyz: bool = False, **kwargs: Any) -> str:
+        return "xyz-wing" if xyz else "xy-wing"
 
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
