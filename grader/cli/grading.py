@@ -122,25 +122,19 @@ def grader_hint(
     techniques: TechOpt = None,
 ) -> None:
     from grader.engine import Engine
-    from grader.explain import Explainer
-    from grader.grading import step_dict
+    from grader.grading import hint, step_dict
     from grader.loading import load
 
-    options = grade_options(techniques, costs, False, None, False)
-    from grader.costs import choose
-
+    options = grade_options(techniques, costs, False, None, True)  # as grade runs
     puzzle = load(file)[0]
-    chosen = choose(puzzle.family, puzzle.model, options.techniques, options.costs)
-    engine = Engine(puzzle.model, chosen)
-    problem = engine.check_state(puzzle.givens)
-    ex = Explainer(puzzle.model, chosen)
+    problem = Engine(puzzle.model, []).check_state(puzzle.givens)
     if problem is not None:
         message = f"the givens break a rule: {problem.reason}"
         print(
             json.dumps({"id": puzzle.id, "hint": None, "problem": message}) if as_json else message
         )
         raise typer.Exit(EXIT_OK)
-    steps = engine.next_steps(puzzle.givens)
+    steps, ex = hint(puzzle, options)  # the first step of grade with these options
     if as_json:
         payload = {"id": puzzle.id, "hint": step_dict(steps[0], ex) if steps else None}
         print(json.dumps(payload, ensure_ascii=False))

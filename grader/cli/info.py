@@ -40,7 +40,7 @@ def grader_techniques(
 ) -> None:
     from rich.table import Table
 
-    from grader.costs import load_costs, technique_table
+    from grader.costs import build_table, load_costs, technique_table
     from grader.loading import puzzle_from_dict
     from grader.registry import families
 
@@ -49,13 +49,12 @@ def grader_techniques(
         raise _unknown(family, known)
     fam = known[family]
     sample = puzzle_from_dict(fam.example, f"{family} example", "example").model
-    overrides = load_costs(costs) if costs else {}
-    merged = {**overrides.get("*", {}), **overrides.get(family, {})}
+    specs = technique_table(fam, sample)
+    built = build_table(fam, specs, load_costs(costs) if costs else None)  # grade's check
     table = Table(title=f"{fam.title} techniques")
     for column in ("technique", "cost", "level", "default", "description"):
         table.add_column(column)
-    for spec in technique_table(fam, sample):
-        technique = spec.build(merged.get(spec.technique_name))
+    for spec, technique in zip(specs, built, strict=True):
         table.add_row(
             technique.name,
             f"{technique.cost:g}",
