@@ -5,6 +5,7 @@
     python bench/soundness.py --family sudoku --states 5000
 
     python bench/soundness.py --family path --workers 2 --minutes 30
+    python bench/soundness.py --production --minutes 3   # as grade runs, see below
 
 A random partial puzzle is a random solution with a random share of its cells revealed (and of
 the family's other hints: signs, clues), plus random wrong candidates crossed out; each random
@@ -14,6 +15,14 @@ each step's pre-state counts as one state, and every value the step removes is a
 solver: if some solution of that state still has the value, the step is unsound. Prints, per
 family, the states checked, the values removed, the unsound steps (must be 0), the states per
 second of one process, the wall-clock minutes and the steps checked per technique.
+
+``--production`` checks the engine as ``grade`` builds it: the exact search counts the state's
+solutions first and the engine knows them (lookahead skips their values; unique rectangles and
+BUG run when the state has one solution), rule checks after each step are off, and every
+technique a user can switch on runs (the whole table but guessing, which places the known
+answer), lookahead up to depth 2 on every board. The ``unique`` column counts the states with
+one solution. The siteswap cases include partial houses: latin runs cut by holes and boxes with
+fewer cells than throws.
 """
 
 from __future__ import annotations
@@ -30,9 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from grader.costs import choose
+from grader.costs import build_table, choose, technique_table
 from grader.engine import Engine, apply_step
-from grader.exact import search_for
+from grader.exact import count_solutions, search_for
 from grader.model import Model, State
 from grader.registry import families
 from grader.techniques import Guess
@@ -70,6 +79,11 @@ CASES: list[Case] = [
     Case("siteswap", (5, 5), depth=0, weight=0.5),
     Case("siteswap", (6, 6), {"latin": True, "boxes": True}, depth=0),
     Case("siteswap", (9, 9), {"latin": True, "boxes": True}, depth=0),
+    # partial houses: runs cut by holes, boxes holding fewer cells than throws
+    Case("siteswap", (7, 7), {"latin": True, "throws": [1, 7], "holes": [[0, 0]]}, depth=1),
+    Case("siteswap", (5, 5), {"latin": True, "throws": [1, 5], "holes": [[2, 2]]}, weight=0.5),
+    Case("siteswap", (4, 4), {"latin": True, "boxes": [2, 2], "throws": [1, 7]}, weight=0.5),
+    Case("siteswap", (6, 6), {"boxes": [3, 2], "throws": [1, 9]}, depth=0, weight=0.5),
     Case("pairplace", (6, 6)),
     Case("pairplace", (8, 8), depth=1),
     Case("path", (4, 4), depth=1, weight=0.5),
@@ -79,6 +93,7 @@ CASES: list[Case] = [
 ]
 
 LOOKAHEAD_DEPTH = {"lookahead-1": 1, "lookahead-2": 2, "lookahead-3": 3}
+PRODUCTION_DEPTH = 2
 
 
 @dataclass
@@ -87,6 +102,7 @@ class Tally:
     states: int = 0
     removals: int = 0
     unsound: int = 0
+    unique: int = 0
     seconds: float = 0.0
     steps: Counter = field(default_factory=Counter)
 
@@ -95,11 +111,14 @@ class Tally:
         self.states += other.states
         self.removals += other.removals
         self.unsound += other.unsound
+        self.unique += other.unique
         self.seconds += other.seconds
         self.steps.update(other.steps)
 
 
-def check_case(case: Case, states: int, seed: int, per_solution: int, seconds: float) -> Tally:
+def check_case(
+    case: Case, states: int, seed: int, per_solution: int, seconds: float, production: bool
+) -> Tally:
     """Check the steps of engine runs from random partial states until ``states`` are checked
     (or ``seconds`` have passed)."""
     tally = Tally()
@@ -113,7 +132,8 @@ def check_case(case: Case, states: int, seed: int, per_solution: int, seconds: f
         made = False
         for model, state, _ in random_partials(family, template, rng, per_solution):
             made = True
-            check_run(family, model, state, case.depth, tally, label)
+            depth = PRODUCTION_DEPTH if production else case.depth
+            check_run(family, model, state, depth, tally, label, production, stop)
             if tally.states >= states or time.monotonic() >= stop:
                 break
         if not made:
@@ -122,15 +142,33 @@ def check_case(case: Case, states: int, seed: int, per_solution: int, seconds: f
     return tally
 
 
-def check_run(family, model: Model, state: State, depth: int, tally: Tally, label: str) -> None:
-    """Run the engine from ``state``; ask the exact search about every value a step removes."""
+def check_run(
+    family,
+    model: Model,
+    state: State,
+    depth: int,
+    tally: Tally,
+    label: str,
+    production: bool,
+    stop: float | None = None,
+) -> None:
+    """Run the engine from ``state`` (until ``stop``, a monotonic time); ask the exact search
+    about every value a step removes."""
+    if production:  # the whole table, default or not
+        every = build_table(family, technique_table(family, model))
+    else:
+        every = choose(family, model)
     techniques = [
-        t
-        for t in choose(family, model)
-        if not isinstance(t, Guess) and LOOKAHEAD_DEPTH.get(t.name, 0) <= depth
+        t for t in every if not isinstance(t, Guess) and LOOKAHEAD_DEPTH.get(t.name, 0) <= depth
     ]
     search = search_for(model)
-    run = Engine(model, techniques, verify=False).run(state)
+    if production:  # as grade builds it: the exact search first, its solutions known
+        count, found = count_solutions(model, state, 2)
+        tally.unique += count == 1
+        engine = Engine(model, techniques, deadline=stop, solutions=found, verify=not found)
+    else:
+        engine = Engine(model, techniques, deadline=stop, verify=False)
+    run = engine.run(state)
     tally.puzzles += 1
     current = list(state)
     for step in run.steps:
@@ -163,13 +201,18 @@ def main() -> int:
         "--per-solution", type=int, default=4, help="random partial states per random solution"
     )
     parser.add_argument("--workers", type=int, default=1, help="processes checking cases")
+    parser.add_argument(
+        "--production",
+        action="store_true",
+        help="the engine as grade builds it: solutions known, every technique, lookahead-2",
+    )
     args = parser.parse_args()
     known = families()
     names = args.family or sorted({case.family for case in CASES if case.family in known})
     total_unsound = 0
     print(
         f"{'family':<10} {'puzzles':>8} {'states':>8} {'removals':>9} {'unsound':>7} "
-        f"{'states/s':>9} {'minutes':>8}",
+        f"{'states/s':>9} {'minutes':>8}" + (f" {'unique':>7}" if args.production else ""),
         flush=True,
     )
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -186,6 +229,7 @@ def main() -> int:
                     args.seed,
                     args.per_solution,
                     budget * args.workers,
+                    args.production,
                 )
                 for case in cases
             ]
@@ -198,9 +242,10 @@ def main() -> int:
                 tally.add(part)
             wall = time.monotonic() - started
             rate = tally.states / tally.seconds if tally.seconds else 0.0
+            unique = f" {tally.unique:>7}" if args.production else ""
             print(
                 f"{name:<10} {tally.puzzles:>8} {tally.states:>8} {tally.removals:>9} "
-                f"{tally.unsound:>7} {rate:>9.0f} {wall / 60:>8.1f}",
+                f"{tally.unsound:>7} {rate:>9.0f} {wall / 60:>8.1f}{unique}",
                 flush=True,
             )
             steps = ", ".join(f"{t} {n}" for t, n in tally.steps.most_common())
