@@ -32,9 +32,16 @@ def random_solution(puzzle: Puzzle, rng: random.Random) -> list[int]:
     return solution
 
 
+REQUIRE_SHARED = "GRADER_REQUIRE_SHARED"
+"""Set (by ``.ci/run`` when ../shared/data is there): a missing shared file fails, not skips."""
+
+
 def shared(name: str) -> Path:
-    """A file of ../shared/data, or skip the test when it is not there."""
+    """A file of ../shared/data, or skip the test when it is not there (fail instead when the
+    environment variable ``GRADER_REQUIRE_SHARED`` is set)."""
     path = SHARED_DATA / name
     if not path.exists():
+        if os.environ.get(REQUIRE_SHARED):
+            pytest.fail(f"{path} is not available but {REQUIRE_SHARED} is set")
         pytest.skip(f"{path} is not available")
     return path

@@ -51,11 +51,14 @@ def binairo_external(
 
 
 def siteswap_examples(
-    path: Path = SHARED_DATA / "siteswap_examples.json",
+    path: Path = SHARED_DATA / "siteswap_examples.json", solved_grids: bool = False
 ) -> Iterator[tuple[dict, dict]]:
     """(entry of the file, puzzle dict) for each shared siteswap puzzle; the rules are named in
-    the entry's ``rules`` text."""
+    the entry's ``rules`` text. An entry with a solution and no puzzle (Mermelstein's grid) is
+    no puzzle: it comes only with ``solved_grids``, as a puzzle whose grid is its solution."""
     for entry in json.loads(path.read_text())["puzzles"]:
+        if not entry.get("puzzle") and not solved_grids:
+            continue
         text = entry["rules"]
         rules: dict = {"throws": entry["throw_range"]}
         if text.startswith(("complex", "2006")):

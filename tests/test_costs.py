@@ -141,16 +141,16 @@ def test_techniques_command_shows_the_costs_grade_uses(tmp_path):
 
 # -- hint ------------------------------------------------------------------------------------
 
-# A 4x4 Sudoku whose first step, with only the uniqueness techniques, is a BUG: offered only when
-# the exact search has shown the puzzle unique, as grade runs it.
-BUG_FIRST = {"family": "sudoku", "grid": [".31.", ".2.3", "..3.", "31.."]}
+# A 4x4 Sudoku whose first step, with only the uniqueness techniques, is a unique rectangle:
+# offered only when the exact search has shown the puzzle unique, as grade runs it.
+UR_FIRST = {"family": "sudoku", "grid": ["2.4.", "3...", ".3..", "42.."]}
 
 
 @pytest.mark.parametrize(
     "data, selection",
     [
-        (BUG_FIRST, "unique-rectangle,bug"),
-        (BUG_FIRST, None),
+        (UR_FIRST, "unique-rectangle,bug"),
+        (UR_FIRST, None),
         (
             {
                 "family": "binairo",
@@ -168,11 +168,11 @@ def test_hint_is_the_first_step_of_grade(data, selection):
 
 
 def test_hint_offers_a_uniqueness_step_as_grade_does(tmp_path):
-    puzzle = make(BUG_FIRST)
+    puzzle = make(UR_FIRST)
     steps, ex = hint(puzzle, GradeOptions(techniques="unique-rectangle,bug"))
-    assert steps[0].technique == "bug", ex.text(steps[0])
+    assert steps[0].technique == "unique-rectangle", ex.text(steps[0])
     assert hint(puzzle, GradeOptions(techniques="unique-rectangle,bug", exact=False))[0] == []
-    path = tmp_path / "bug.json"
-    path.write_text(json.dumps(BUG_FIRST))
+    path = tmp_path / "ur.json"
+    path.write_text(json.dumps(UR_FIRST))
     result = run("grader", "hint", "--json", "--techniques", "unique-rectangle,bug", str(path))
-    assert json.loads(result.stdout)["hint"]["technique"] == "bug", result.stderr
+    assert json.loads(result.stdout)["hint"]["technique"] == "unique-rectangle", result.stderr

@@ -135,7 +135,7 @@ def test_holes_walls_and_edge_model_shape_the_room():
     assert ((0, 1), "E") not in geo.side_edge
     # a door may open onto a cut-out cell: it is on the room's boundary
     q = puzzle((3, 3), [[1, 0, "E"], [2, 2, "S"]], holes=[[1, 1]])
-    assert grade(q).solutions in (1, "2+")
+    assert grade(q).solutions == "2+"  # accepted, and without clues the path is free
 
 
 def test_the_seed_edge_model_gives_the_same_room_as_its_doors():

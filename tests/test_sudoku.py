@@ -145,32 +145,48 @@ def test_canonical_key_ignores_relabelling_and_band_moves():
 
 
 def test_large_grids_are_graded():
+    """16x16 and 25x25 puzzles made unique (cells where two solutions differ revealed) are
+    graded unique and solved to their solution."""
     rng = random.Random(11)
     for n in (16, 25):
         model = FAMILY.empty_model((n, n), {})
         values = shuffled(list(random_grid(model, rng)), n, tuple(model.options["box"]), rng)
         symbols = "123456789ABCDEFGHIJKLMNOP"
-        grid = [
-            "".join(symbols[values[r * n + c]] if rng.random() < 0.6 else "." for c in range(n))
-            for r in range(n)
-        ]
-        puzzle = make({"family": "sudoku", "grid": grid})
+        shown = {v for v in range(n * n) if rng.random() < 0.6}
+        while True:
+            grid = [
+                "".join(symbols[values[r * n + c]] if r * n + c in shown else "." for c in range(n))
+                for r in range(n)
+            ]
+            puzzle = make({"family": "sudoku", "grid": grid})
+            count, found = count_solutions(puzzle.model, puzzle.givens)
+            if count == 1:
+                break
+            shown.add(next(v for v in range(n * n) if found[0][v] != found[1][v]))
         g = grade(puzzle)
-        assert g.solutions in (1, "2+")
+        assert g.solutions == 1 and g.solved, (n, g.level)
         report = g.to_dict()
         assert report["size"] == [n, n]
-        if g.solved:
-            assert "." not in "".join(report["grid"])
+        assert "".join(report["grid"]) == "".join(symbols[v] for v in values)
 
 
 def test_unique_rectangle_needs_a_known_unique_puzzle():
-    puzzle = load(CLASSIC)[0]
-    count, found = count_solutions(puzzle.model, puzzle.givens)
+    """A puzzle whose first uniqueness step is a unique rectangle: offered once the exact
+    search has shown the puzzle unique (its one solution known), never without."""
     from grader.costs import choose
 
+    puzzle = make({"family": "sudoku", "grid": ["2.4.", "3...", ".3..", "42.."]})
+    count, found = count_solutions(puzzle.model, puzzle.givens)
+    assert count == 1
     techniques = choose(puzzle.family, puzzle.model, "unique-rectangle,bug")
+    steps = Engine(puzzle.model, techniques, solutions=found).next_steps(puzzle.givens)
+    assert steps and steps[0].technique == "unique-rectangle"
+    assert all(found[0][v] != x for step in steps for v, x in step.eliminations)
     assert Engine(puzzle.model, techniques).next_steps(puzzle.givens) == []
-    assert count == 1 and found
+    assert (
+        Engine(puzzle.model, techniques, solutions=found, unique=False).next_steps(puzzle.givens)
+        == []
+    )
 
 
 def test_levels_map_to_se_bands():
