@@ -486,8 +486,8 @@ def siteswap_table(model: Model) -> list[TechniqueSpec]:
             kwargs={"degree": 3, "hidden": True},
         ),
         TechniqueSpec(LineEnumeration, 4.0, "hard"),
-        TechniqueSpec(Lookahead, 6.0, "expert", kwargs={"depth": 1}),
-        TechniqueSpec(Lookahead, 8.0, "extreme", kwargs={"depth": 2}),
+        TechniqueSpec(Lookahead, 6.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
+        TechniqueSpec(Lookahead, 8.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
         TechniqueSpec(Guess, 10.0, "extreme", default=False),
     ]
     if options.get("latin") or options.get("boxes"):
