@@ -13,12 +13,12 @@ from itertools import combinations
 
 from grader.explain import Explainer
 from grader.family import TechniqueSpec
-from grader.model import is_single, single_value, values_of
+from grader.model import State, is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.chains import ChainTechnique
 from grader.techniques.fish import Fish
-from grader.techniques.houses import HiddenSubset, NakedSubset, houses_of
+from grader.techniques.houses import HiddenSubset, Houses, NakedSubset, houses_of
 from rules.houses import house_table
 
 
@@ -140,6 +140,24 @@ class UniqueRectangle(Technique):
         return f"{head}: the roof must hold {value}"
 
 
+def grave_without(houses: Houses, state: State, triple: int, value: int) -> bool:
+    """Whether the open cells, with ``value`` gone from ``triple``, are a bivalue universal
+    grave: every open candidate twice in each house (such a grid has no or several solutions)."""
+    for cells in houses.cells:
+        counts: dict[int, int] = {}
+        for v in cells:
+            mask = state[v]
+            if is_single(mask):
+                continue
+            if v == triple:
+                mask &= ~(1 << value)
+            for x in values_of(mask):
+                counts[x] = counts.get(x, 0) + 1
+        if any(n != 2 for n in counts.values()):
+            return False
+    return True
+
+
 class BivalueGrave(Technique):
     name = "bug"
     title = "Bivalue universal grave"
@@ -158,6 +176,8 @@ class BivalueGrave(Technique):
         for var, mask in enumerate(state):
             count = mask.bit_count()
             if count == 1:
+                if not houses.placed(state, var):
+                    return  # a peer still holds this cell's value: no grave to read yet
                 continue
             if count == 2:
                 continue
@@ -168,10 +188,7 @@ class BivalueGrave(Technique):
         if triple is None:
             return
         for value in values_of(state[triple]):
-            if all(
-                sum(1 for v in houses.cells[h] if state[v] >> value & 1) == 3
-                for h in houses.of_var[triple]
-            ):
+            if grave_without(houses, state, triple, value):
                 places, elims = houses.placement(state, triple, value)
                 if is_single(state[triple]) and single_value(state[triple]) == value and not elims:
                     return
