@@ -16,6 +16,7 @@ from grader.exact import count_solutions
 from grader.techniques.houses import houses_of
 from rules.sudoku.family import FAMILY, random_grid
 from rules.sudoku.file import SYMBOLS
+from rules.sudoku.techniques import grave_without
 from soundness import assert_sound_run, removed_values
 
 
@@ -163,3 +164,37 @@ def test_bug_keeps_the_solution_where_the_open_cells_are_no_grave():
             solution = count_solutions(model, state)[1][0]
             techniques = choose(FAMILY, model, "unique-rectangle,bug")
             assert_unique_run_keeps_the_solution(model, state, solution, techniques)
+
+
+def test_grave_check_reads_every_house():
+    """The grave BUG rests on: a deadly rectangle (two solutions swap a and b on its corners)
+    is a grave, with a third value on one corner it is a grave only without that value."""
+    rng = random.Random(3)
+    model = FAMILY.empty_model((4, 4), {})
+    houses = houses_of(model)
+    box_of = {v: h for h, cells in enumerate(houses.cells) if houses.is_box[h] for v in cells}
+    while True:
+        solution = random_grid(model, rng)
+        rects = [
+            corners
+            for r1, r2 in ((0, 1), (2, 3))
+            for c1 in range(4)
+            for c2 in range(c1 + 1, 4)
+            for corners in [(r1 * 4 + c1, r1 * 4 + c2, r2 * 4 + c1, r2 * 4 + c2)]
+            if len({box_of[v] for v in corners}) == 2
+            and solution[corners[0]] == solution[corners[3]]
+            and solution[corners[1]] == solution[corners[2]]
+        ]
+        if rects:
+            break
+    corners = rects[0]
+    a, b = solution[corners[0]], solution[corners[1]]
+    z = next(x for x in range(4) if x not in (a, b))
+    state = [1 << x for x in solution]
+    for v in corners:
+        state[v] = 1 << a | 1 << b
+    state[corners[0]] |= 1 << z
+    assert grave_without(houses, state, corners[0], z)
+    assert not grave_without(houses, state, corners[0], a)
+    state[corners[1]] |= 1 << z  # a third value twice: no grave
+    assert not grave_without(houses, state, corners[0], z)
