@@ -11,22 +11,31 @@ follows, and keep the conclusions that hold whatever was assumed. The kinds, che
 * ``multiple``: every candidate of a cell, or every place of a value in a house, leads to the
   same conclusion (cell and region forcing chains, 8.0);
 * ``dynamic``: the same with the grid emptying as the chain goes, plus contradictions and double
-  implications (8.5); ``nesting=1`` also lets locked candidates, naked and hidden pairs and
-  X-wings act inside the chain (9.0).
+  implications (8.5); ``nesting`` is SE's level: at 1 locked candidates, hidden and naked pairs
+  and X-wings act inside the chain (9.0); at 2 forcing chains and cycles too (9.5), at 3 also
+  multiple forcing chains (10.0), at 4 dynamic forcing chains (10.5) and at 5 dynamic forcing
+  chains of level 2 (11.0). Inside a chain these rules run on the grid the chain has emptied,
+  the first one (in that order) that concludes anything that rests on the chain's removals
+  gives all its conclusions, and each conclusion's parents are those removals (SE's "rule
+  parents"); a nested conclusion also adds the nodes of its inner chain to the outer count.
 
 The rating adds SE's length bonus: 0.1 for every threshold 4, 6, 8, 12, 16, 24, 32, ... that the
 chain's node count minus two exceeds. A potential's node count includes every assumption it
 depends on (its ancestors), kept as a bitset so that counting is cheap.
 
 Houses are the model's :class:`~grader.constraints.AllDifferent` constraints, so any family made
-of houses (sudoku, latin squares with boxes) can use these chains.
+of houses (sudoku, latin squares with boxes) can use these chains. Weak links (two cells of a
+house cannot share a value) hold in every house; strong links (a value's last two places),
+region chains, locked candidates, hidden pairs and X-wings only in *covering* houses, where every
+value must appear (a latin siteswap with holes has houses that do not hold every value).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from grader.explain import Explainer
 from grader.model import State, is_single, values_of
@@ -34,7 +43,14 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.houses import Houses, houses_of
 
-BASES = {"nishio": 7.5, "multiple": 8.0, "dynamic": 8.5}
+BASES = {"static": 6.5, "nishio": 7.5, "multiple": 8.0, "dynamic": 8.5}
+
+
+def base_rating(mode: str, nesting: int = 0) -> float:
+    """SE's base rating of a chain search (Chaining.getDifficulty; static chains: 6.5)."""
+    if mode == "dynamic":
+        return 8.5 + 0.5 * nesting
+    return BASES[mode]
 
 
 def length_bonus(complexity: int) -> float:
@@ -63,12 +79,20 @@ class Hint:
     eliminations: tuple = field(compare=False, default=())
     chains: tuple = field(compare=False, default=())
     source: tuple = field(compare=False, default=())
+    sources: tuple = field(compare=False, default=())
+    """(parents, causes, target, start cause) per chain, for the rule parents of a nested hint."""
+    nested: tuple = field(compare=False, default=())
+    """The inner hints this hint's chains rest on."""
+    rule: str = field(compare=False, default="")
+    """The chain search that found it, for a nested hint (``dynamic 2``, ``static``...)."""
 
 
 class Grid:
     """The candidates of the open cells (placed cells have none), with lookups by house."""
 
-    def __init__(self, houses: Houses, state: State, n_values: int) -> None:
+    def __init__(
+        self, houses: Houses, state: State, n_values: int, house_masks: list[int] | None = None
+    ) -> None:
         self.houses = houses
         self.V = n_values
         self.N = len(state)
@@ -85,12 +109,9 @@ class Grid:
             for v in values_of(mask):
                 vmask[v] |= 1 << var
         self.vmask = vmask
-        hpos = [0] * (len(houses.cells) * V)
-        for h in range(len(houses.cells)):
-            hb = house_bits(houses, h)
-            for v in range(V):
-                hpos[h * V + v] = vmask[v] & hb
-        self.hpos = hpos
+        if house_masks is None:
+            house_masks = [house_bits(houses, h) for h in range(len(houses.cells))]
+        self.hpos = [vmask[v] & hb for hb in house_masks for v in range(V)]
 
 
 def house_bits(houses: Houses, h: int) -> int:
@@ -100,15 +121,63 @@ def house_bits(houses: Houses, h: int) -> int:
     return bits
 
 
-def model_lookups(houses: Houses, n_vars: int) -> tuple[list[int], list[int]]:
-    """Peer masks per variable and cell masks per house."""
+@dataclass
+class Lookups:
+    """Per-model masks the chain searches share (memoized on the model)."""
+
+    peer_masks: list[int]
+    house_masks: list[int]
+    cover_of_var: tuple[tuple[int, ...], ...]
+    """Per cell, its covering houses (the only ones with strong links)."""
+    lines: tuple[tuple[list[int], list[int]], ...]
+    """(base houses, cover houses) of X-wings: (rows, columns) and (columns, rows), covering."""
+    line_index: dict[int, int]
+    """Cell → index of its line, per orientation: ``var * 2 + orientation``."""
+    masks: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+
+    def candidate_masks(self, V: int) -> tuple[list[int], list[int]]:
+        """Bitsets over candidate indices (``var * V + value``): per candidate, the same value
+        in its peers; per cell, all its values."""
+        found = self.masks.get(V)
+        if found is None:
+            n = len(self.peer_masks)
+            x_masks = [0] * (n * V)
+            for var in range(n):
+                for v in range(V):
+                    m = 0
+                    for q in bits(self.peer_masks[var]):
+                        m |= 1 << (q * V + v)
+                    x_masks[var * V + v] = m
+            y_masks = [((1 << V) - 1) << (var * V) for var in range(n)]
+            found = self.masks[V] = (x_masks, y_masks)
+        return found
+
+
+def model_lookups(houses: Houses, n_vars: int) -> Lookups:
+    """Peer masks per variable, cell masks per house, covering houses and X-wing lines."""
     peer_masks = []
     for var in range(n_vars):
         m = 0
         for p in houses.peers[var]:
             m |= 1 << p
         peer_masks.append(m)
-    return peer_masks, [house_bits(houses, h) for h in range(len(houses.cells))]
+    cover_of_var = tuple(
+        tuple(h for h in houses.of_var[var] if houses.covering[h]) for var in range(n_vars)
+    )
+    rows = [h for h, s in enumerate(houses.shape) if s == "row" and houses.covering[h]]
+    cols = [h for h, s in enumerate(houses.shape) if s == "column" and houses.covering[h]]
+    line_index: dict[int, int] = {}
+    for orientation, (_base, cover) in enumerate(((rows, cols), (cols, rows))):
+        for j, h in enumerate(cover):
+            for var in houses.cells[h]:
+                line_index[var * 2 + orientation] = j
+    return Lookups(
+        peer_masks,
+        [house_bits(houses, h) for h in range(len(houses.cells))],
+        cover_of_var,
+        ((rows, cols), (cols, rows)),
+        line_index,
+    )
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -119,32 +188,79 @@ def bits(mask: int) -> Iterator[int]:
 
 
 class Propagation:
-    """The outcome of one assumption: potentials forced on and off, their ancestors."""
+    """The outcome of one assumption: potentials forced on and off, their ancestors, why each
+    on potential holds (``causes``: its house, -1 for its cell) and, in nested chains, the inner
+    hints each potential rests on (``nest``: bits into ``nested``)."""
 
-    __slots__ = ("contradiction", "off", "on", "parents")
+    __slots__ = ("causes", "contradiction", "nest", "nested", "off", "on", "parents")
 
     def __init__(self) -> None:
         self.on: dict[int, int] = {}
         self.off: dict[int, int] = {}
         self.parents: dict[int, tuple[int, ...]] = {}
+        self.causes: dict[int, int] = {}
+        self.nest: dict[int, int] = {}
+        self.nested: list[Hint] = []
         self.contradiction: tuple[int, int] | None = None
+
+    def nested_of(self, targets: Iterable[int]) -> list[Hint]:
+        """The inner hints the given potentials rest on."""
+        mask = 0
+        for t in targets:
+            mask |= self.nest.get(t, 0)
+        return [self.nested[i] for i in bits(mask)]
+
+
+def nested_complexity(results: Iterable[Propagation], targets: Iterable[int]) -> int:
+    """SE's nested complexity: the nodes of every distinct inner hint the targets rest on."""
+    seen: set[int] = set()
+    total = 0
+    for r, t in zip(results, targets, strict=True):
+        for hint in r.nested_of((t,)):
+            if id(hint) not in seen:
+                seen.add(id(hint))
+                total += hint.complexity
+    return total
 
 
 class ChainSearch:
     """Chain searches over one state."""
 
-    def __init__(self, ctx: Context, nesting: int = 0) -> None:
+    def __init__(self, ctx: Context | None, nesting: int = 0) -> None:
+        if ctx is None:
+            return
         model = ctx.model
         self.houses = houses_of(model)
         self.V = max(v.domain.bit_length() for v in model.variables)
-        self.grid = Grid(self.houses, ctx.state, self.V)
         lookups = model.memo.get("chain_lookups")
         if lookups is None:
             lookups = model_lookups(self.houses, len(model.variables))
             model.memo["chain_lookups"] = lookups
-        self.peer_masks, self.house_masks = lookups
+        self.lookups = lookups
+        self.peer_masks, self.house_masks = lookups.peer_masks, lookups.house_masks
+        self.cover_of_var = lookups.cover_of_var
+        self.grid = Grid(self.houses, ctx.state, self.V, self.house_masks)
         self.nesting = nesting
         self.ctx = ctx
+        self.inner_cache: dict = ctx.memo.setdefault("chain_inner", {})
+        self.grid_key: tuple[int, ...] = tuple(self.grid.cand)
+
+    def inner(self, cand: list[int], nesting: int) -> ChainSearch:
+        """A search of the same model over the grid ``cand`` (a chain's emptied grid)."""
+        sub = ChainSearch(None)
+        sub.houses, sub.V, sub.lookups = self.houses, self.V, self.lookups
+        sub.peer_masks, sub.house_masks = self.peer_masks, self.house_masks
+        sub.cover_of_var = self.cover_of_var
+        sub.grid = Grid(self.houses, cand, self.V, self.house_masks)
+        sub.nesting = nesting
+        sub.ctx = self.ctx
+        sub.inner_cache = self.inner_cache
+        sub.grid_key = tuple(cand)
+        return sub
+
+    def check_time(self) -> None:
+        if self.ctx is not None:
+            self.ctx.check_time()
 
     # -- static links ------------------------------------------------------------------------
 
@@ -174,7 +290,7 @@ class ChainSearch:
                 out.append((((var * self.V + w) << 1) | 1, -1))
         if use_x:
             V = self.V
-            for h in self.houses.of_var[var]:
+            for h in self.cover_of_var[var]:
                 pm = hpos[h * V + v]
                 if pm.bit_count() == 2:
                     q = (pm & ~(1 << var)).bit_length() - 1
@@ -210,6 +326,22 @@ class ChainSearch:
                             order += 1
                             hints.append(hint)
         return hints
+
+    def path_sources(self, path: list[int]) -> tuple:
+        """The (parents, causes, target, start cause) of a static chain, for rule parents."""
+        parents: dict[int, tuple[int, ...]] = {}
+        causes: dict[int, int] = {}
+        V = self.V
+        for prev, cur in pairwise(path):
+            parents.setdefault(cur, (prev,))
+            if cur & 1 and not prev & 1:
+                va, vb = (prev >> 1) // V, (cur >> 1) // V
+                if va == vb:
+                    causes[cur] = -1
+                else:
+                    shared = set(self.cover_of_var[va]) & set(self.cover_of_var[vb])
+                    causes[cur] = min(shared) if shared else -1
+        return ((parents, causes, path[-1], None),)
 
     def cycles(self, source: int, use_y: bool, use_x: bool) -> list[Hint]:
         g = self.grid
@@ -257,6 +389,7 @@ class ChainSearch:
                         eliminations=tuple(elims),
                         chains=(path,),
                         source=(source,),
+                        sources=self.path_sources(path),
                     )
                 )
         return out
@@ -323,6 +456,7 @@ class ChainSearch:
                     eliminations=elims,
                     chains=(path,),
                     source=(source,),
+                    sources=self.path_sources(path),
                 )
             )
         return out
@@ -333,7 +467,9 @@ class ChainSearch:
         g = self.grid
         V = self.V
         res = Propagation()
-        on, off, parents = res.on, res.off, res.parents
+        on, off, parents, causes = res.on, res.off, res.parents, res.causes
+        nesting = self.nesting if dynamic else 0
+        nest = res.nest if nesting >= 2 else None
         if dynamic:
             cand, vmask, hpos = list(g.cand), list(g.vmask), list(g.hpos)
         else:
@@ -341,6 +477,7 @@ class ChainSearch:
         orig_cand, orig_hpos = g.cand, g.hpos
         peer_masks = self.peer_masks
         of_var = self.houses.of_var
+        cover_of_var = self.cover_of_var
         pend_on: deque[int] = deque()
         pend_off: deque[int] = deque()
         if start & 1:
@@ -362,15 +499,20 @@ class ChainSearch:
                         targets.append((base + w) << 1)
                 for q in bits(vmask[v] & peer_masks[var]):
                     targets.append((q * V + v) << 1)
+                pn = nest.get(p, 0) if nest is not None else 0
                 for t in targets:
                     if t | 1 in on:
                         off[t] = anc | 1 << t
                         parents[t] = (p,)
+                        if pn:
+                            nest[t] = pn  # type: ignore[index]
                         res.contradiction = (t | 1, t)
                         return res
                     if t not in off:
                         off[t] = anc | 1 << t
                         parents[t] = (p,)
+                        if pn:
+                            nest[t] = pn  # type: ignore[index]
                         pend_off.append(t)
             else:
                 p = pend_off.popleft()
@@ -388,8 +530,8 @@ class ChainSearch:
                                 hp = (var * V + x) << 1
                                 a |= off[hp]
                                 extra.append(hp)
-                        made.append(((((var * V + w) << 1) | 1), a, (p, *extra)))
-                for h in of_var[var]:
+                        made.append(((((var * V + w) << 1) | 1), a, (p, *extra), -1))
+                for h in cover_of_var[var]:
                     pm = hpos[h * V + v]
                     if pm.bit_count() == 2:
                         q = (pm & ~(1 << var)).bit_length() - 1
@@ -400,69 +542,113 @@ class ChainSearch:
                                 hp = (r * V + v) << 1
                                 a |= off[hp]
                                 extra.append(hp)
-                        made.append(((((q * V + v) << 1) | 1), a, (p, *extra)))
+                        made.append(((((q * V + v) << 1) | 1), a, (p, *extra), h))
                 if dynamic:
                     cand[var] &= ~(1 << v)
                     vmask[v] &= ~(1 << var)
                     for h in of_var[var]:
                         hpos[h * V + v] &= ~(1 << var)
-                for t, a, par in made:
+                for t, a, par, cause in made:
+                    if t in on:
+                        continue
+                    on[t] = a | 1 << t
+                    parents[t] = par
+                    causes[t] = cause
+                    if nest is not None:
+                        n = 0
+                        for x in par:
+                            n |= nest.get(x, 0)
+                        if n:
+                            nest[t] = n
                     if t ^ 1 in off:
-                        on[t] = a | 1 << t
-                        parents[t] = par
                         res.contradiction = (t, t ^ 1)
                         return res
-                    if t not in on:
-                        on[t] = a | 1 << t
-                        parents[t] = par
-                        pend_on.append(t)
-            if not pend_on and not pend_off and self.nesting > 0:
-                for t, a, par in self.advanced(cand, vmask, hpos, off):
+                    pend_on.append(t)
+            if not pend_on and not pend_off and nesting > 0:
+                self.check_time()
+                for t, a, par, n in self.advanced(cand, vmask, hpos, off, nest, res):
                     if t in off:
                         continue
-                    if t | 1 in on:
-                        off[t] = a | 1 << t
-                        parents[t] = par
-                        res.contradiction = (t | 1, t)
-                        return res
                     off[t] = a | 1 << t
                     parents[t] = par
+                    if n:
+                        nest[t] = n  # type: ignore[index]
+                    if t | 1 in on:
+                        res.contradiction = (t | 1, t)
+                        return res
                     pend_off.append(t)
         return res
 
-    def advanced(self, cand, vmask, hpos, off):
-        """Eliminations of locked candidates, else naked pairs, in the emptied grid, each with
-        the removed candidates it rests on as parents."""
+    def advanced(self, cand, vmask, hpos, off, nest, res: Propagation):
+        """What the rules SE nests at this level conclude in the emptied grid: the first rule
+        (locked candidates, hidden pairs, naked pairs, X-wings, then inner chains) that finds
+        anything resting on removed candidates. Items: (potential off, ancestors, parents,
+        nested bits)."""
         V = self.V
-        houses = self.houses
         orig_hpos, orig_cand = self.grid.hpos, self.grid.cand
+        houses = self.houses
+
+        def item(t: int, par: tuple[int, ...]):
+            a = 0
+            n = 0
+            for hp in par:
+                a |= off[hp]
+                if nest is not None:
+                    n |= nest.get(hp, 0)
+            return (t, a, par, n)
+
+        def removed_in(h: int, v: int) -> tuple[int, ...]:
+            return tuple((r * V + v) << 1 for r in bits(orig_hpos[h * V + v] & ~hpos[h * V + v]))
+
         out = []
         # locked candidates
+        covering = houses.covering
         for box, line, shared in houses.crossings:
             shared_mask = 0
             for s in shared:
                 shared_mask |= 1 << s
             for source, target in ((box, line), (line, box)):
+                if not covering[source]:
+                    continue
                 for v in range(V):
                     pm = hpos[source * V + v]
                     if pm.bit_count() < 2 or pm & ~shared_mask:
                         continue
-                    gone = orig_hpos[source * V + v] & ~pm
-                    if not gone:
-                        continue
                     elim = hpos[target * V + v] & ~shared_mask
                     if not elim:
                         continue
-                    par = tuple((r * V + v) << 1 for r in bits(gone))
-                    a = 0
-                    for hp in par:
-                        a |= off[hp]
+                    par = removed_in(source, v)
+                    if not par:
+                        continue
                     for q in bits(elim):
-                        out.append((((q * V + v) << 1), a, par))
+                        out.append(item((q * V + v) << 1, par))
+        if out:
+            return out
+        # hidden pairs
+        for h in range(len(houses.cells)):
+            if not covering[h]:
+                continue
+            row = hpos[h * V : h * V + V]
+            for a_ in range(V):
+                pa = row[a_]
+                if pa.bit_count() != 2:
+                    continue
+                for b_ in range(a_ + 1, V):
+                    if row[b_] != pa:
+                        continue
+                    keep = (1 << a_) | (1 << b_)
+                    elims = [(var, x) for var in bits(pa) for x in values_of(cand[var] & ~keep)]
+                    if not elims:
+                        continue
+                    par = removed_in(h, a_) + removed_in(h, b_)
+                    if not par:
+                        continue
+                    for var, x in elims:
+                        out.append(item((var * V + x) << 1, par))
         if out:
             return out
         # naked pairs
-        for _h, cells in enumerate(houses.cells):
+        for cells in houses.cells:
             pairs: dict[int, list[int]] = {}
             for var in cells:
                 if cand[var].bit_count() == 2:
@@ -475,15 +661,99 @@ class ChainSearch:
                 )
                 if not par:
                     continue
-                a = 0
-                for hp in par:
-                    a |= off[hp]
                 for var in cells:
                     if var in group:
                         continue
                     for x in values_of(cand[var] & mask):
-                        out.append((((var * V + x) << 1), a, par))
+                        out.append(item((var * V + x) << 1, par))
+        if out:
+            return out
+        # X-wings
+        line_index = self.lookups.line_index
+        for orientation, (base, cover) in enumerate(self.lookups.lines):
+            for v in range(V):
+                spots: dict[int, list[int]] = {}
+                for h in base:
+                    pm = hpos[h * V + v]
+                    if pm.bit_count() != 2:
+                        continue
+                    key = 0
+                    for var in bits(pm):
+                        key |= 1 << line_index[var * 2 + orientation]
+                    spots.setdefault(key, []).append(h)
+                for key, group in spots.items():
+                    if len(group) < 2:
+                        continue
+                    for i in range(len(group)):
+                        for j in range(i + 1, len(group)):
+                            h1, h2 = group[i], group[j]
+                            inside = hpos[h1 * V + v] | hpos[h2 * V + v]
+                            elim = 0
+                            for k in bits(key):
+                                elim |= hpos[cover[k] * V + v]
+                            elim &= ~inside
+                            if not elim:
+                                continue
+                            par = removed_in(h1, v) + removed_in(h2, v)
+                            if not par:
+                                continue
+                            for q in bits(elim):
+                                out.append(item((q * V + v) << 1, par))
+        if out or self.nesting < 2:
+            return out
+        # inner chains
+        for rule, inner_level in INNER_RULES[min(self.nesting, 5)]:
+            found = self.inner_conclusions(cand, hpos, rule, inner_level)
+            if not found:
+                continue
+            for t, par, hint in found:
+                if t in off:
+                    continue
+                entry = item(t, par)
+                k = len(res.nested)
+                res.nested.append(hint)
+                out.append((entry[0], entry[1], entry[2], entry[3] | 1 << k))
+            if out:
+                return out
         return out
+
+    def inner_conclusions(self, cand, hpos, rule: str, level: int):
+        """(potential off, rule parents, hint) of every hint of an inner chain search over the
+        emptied grid whose chains rest on removed candidates; the cheapest hint first."""
+        key = (rule, level, self.grid_key, tuple(cand))
+        found = self.inner_cache.get(key)
+        if found is not None:
+            return found
+        sub = self.inner(cand, level)
+        if rule == "static":
+            hints = StaticImplications(sub).forcing_hints()
+        elif rule == "multiple":
+            hints = StaticImplications(sub).multiple_hints()
+        else:
+            hints = sub.dynamic_hints(rule)
+        hints.sort()
+        for hint in hints:
+            hint.rule = f"{rule} {level}" if level else rule
+        V = self.V
+        orig_cand, orig_hpos = self.grid.cand, self.grid.hpos
+        found = []
+        done: set[int] = set()
+        for hint in hints:
+            par = rule_parents(hint, V, orig_cand, cand, orig_hpos, hpos)
+            if not par:
+                continue
+            elims = set(hint.eliminations)
+            for var, x in hint.placements:
+                for w in values_of(cand[var] & ~(1 << x)):
+                    elims.add((var, w))
+            for var, x in sorted(elims):
+                t = (var * V + x) << 1
+                if t in done or not cand[var] >> x & 1:
+                    continue
+                done.add(t)
+                found.append((t, par, hint))
+        self.inner_cache[key] = found
+        return found
 
     def dynamic_hints(self, mode: str) -> list[Hint]:
         """Nishio, multiple (static) or dynamic forcing chains, SE's way."""
@@ -492,7 +762,7 @@ class ChainSearch:
         dynamic = mode != "multiple"
         nishio = mode == "nishio"
         use_y = not nishio
-        base = BASES[mode] + (0.5 * self.nesting if mode == "dynamic" else 0)
+        base = base_rating(mode, self.nesting)
         cache: dict[int, Propagation] = {}
 
         def on_prop(pid: int) -> Propagation:
@@ -516,6 +786,7 @@ class ChainSearch:
             card = m.bit_count()
             if not (card > 2 or (card > 1 and dynamic)):
                 continue
+            self.check_time()
             outcomes = {}
             for v in values_of(m):
                 pon = ((var * V + v) << 1) | 1
@@ -525,56 +796,40 @@ class ChainSearch:
                     off_res = self.propagate(pon ^ 1, dynamic, use_y)
                     if on_res.contradiction:
                         a, b = on_res.contradiction
-                        cx = on_res.on[a].bit_count() + on_res.off[b].bit_count()
-                        add(
-                            self.hint(
-                                base, cx, 7, "contradiction", (), ((var, v),), [on_res], (a, b), pon
-                            )
-                        )
+                        elims = ((var, v),)
+                        add(self.hint(base, 7, "contradiction", (), elims, on_res, (a, b), pon))
                     if off_res.contradiction:
                         a, b = off_res.contradiction
-                        cx = off_res.on[a].bit_count() + off_res.off[b].bit_count()
                         elims = tuple((var, w) for w in values_of(m & ~(1 << v)))
                         add(
                             self.hint(
                                 base,
-                                cx,
                                 7,
                                 "contradiction",
                                 ((var, v),),
                                 elims,
-                                [off_res],
+                                off_res,
                                 (a, b),
                                 pon ^ 1,
                             )
                         )
                     if card >= 3 and not nishio:
-                        for t, a in on_res.on.items():
-                            b = off_res.on.get(t)
-                            if b is not None:
-                                self.add_target(
-                                    add,
-                                    base,
-                                    a.bit_count() + b.bit_count(),
-                                    1,
-                                    "double",
-                                    t,
-                                    [on_res, off_res],
-                                    pon,
-                                )
-                        for t, a in on_res.off.items():
-                            b = off_res.off.get(t)
-                            if b is not None:
-                                self.add_target(
-                                    add,
-                                    base,
-                                    a.bit_count() + b.bit_count(),
-                                    1,
-                                    "double",
-                                    t,
-                                    [on_res, off_res],
-                                    pon,
-                                )
+                        for table in ("on", "off"):
+                            theirs = getattr(off_res, table)
+                            for t, a in getattr(on_res, table).items():
+                                b = theirs.get(t)
+                                if b is not None:
+                                    self.add_target(
+                                        add,
+                                        base,
+                                        a.bit_count() + b.bit_count(),
+                                        1,
+                                        "double",
+                                        t,
+                                        [on_res, off_res],
+                                        pon,
+                                        None,
+                                    )
                 if not nishio:
                     self.region_chains(var, v, on_prop, add, base)
             if not nishio:
@@ -587,13 +842,13 @@ class ChainSearch:
                 for t in sorted(common_on) + sorted(common_off):
                     table = "on" if t & 1 else "off"
                     cx = sum(getattr(r, table)[t].bit_count() for r in results)
-                    self.add_target(add, base, cx, 5, "cell", t, results, var)
+                    self.add_target(add, base, cx, 5, "cell", t, results, var, -1)
         return hints
 
     def region_chains(self, var: int, v: int, on_prop, add, base: float) -> None:
         g = self.grid
         V = self.V
-        for h in self.houses.of_var[var]:
+        for h in self.cover_of_var[var]:
             pm = g.hpos[h * V + v]
             if pm.bit_count() < 2 or (pm & -pm).bit_length() - 1 != var:
                 continue
@@ -606,9 +861,9 @@ class ChainSearch:
             for t in sorted(common_on) + sorted(common_off):
                 table = "on" if t & 1 else "off"
                 cx = sum(getattr(r, table)[t].bit_count() for r in results)
-                self.add_target(add, base, cx, 6, "region", t, results, (h, v))
+                self.add_target(add, base, cx, 6, "region", t, results, (h, v), h)
 
-    def add_target(self, add, base, cx, sort_key, kind, t, results, source) -> None:
+    def add_target(self, add, base, cx, sort_key, kind, t, results, source, start_cause) -> None:
         g = self.grid
         var, v = divmod(t >> 1, self.V)
         if t & 1:
@@ -621,6 +876,11 @@ class ChainSearch:
                 return
             elims = ((var, v),)
             places = ()
+        nested: list[Hint] = []
+        if self.nesting >= 2:
+            for r in results:
+                nested.extend(h for h in r.nested_of((t,)) if h not in nested)
+            cx += nested_complexity(results, [t] * len(results))
         chains = tuple(chain_from(r.parents, t) for r in results)
         add(
             Hint(
@@ -633,12 +893,18 @@ class ChainSearch:
                 eliminations=elims,
                 chains=chains,
                 source=(source,),
+                sources=tuple((r.parents, r.causes, t, start_cause) for r in results),
+                nested=tuple(nested),
             )
         )
 
-    def hint(self, base, cx, sort_key, kind, places, elims, results, pair, source) -> Hint:
-        res = results[0]
+    def hint(self, base, sort_key, kind, places, elims, res, pair, source) -> Hint:
         a, b = pair
+        cx = res.on[a].bit_count() + res.off[b].bit_count()
+        nested: tuple[Hint, ...] = ()
+        if self.nesting >= 2:
+            nested = tuple(res.nested_of((a, b)))
+            cx += sum(h.complexity for h in nested)
         chains = (chain_from(res.parents, a), chain_from(res.parents, b))
         return Hint(
             round(base + length_bonus(cx), 1),
@@ -650,7 +916,295 @@ class ChainSearch:
             eliminations=elims,
             chains=chains,
             source=(source,),
+            sources=((res.parents, res.causes, a, None), (res.parents, res.causes, b, None)),
+            nested=nested,
         )
+
+
+INNER_RULES: dict[int, tuple[tuple[str, int], ...]] = {
+    2: (("static", 0),),
+    3: (("static", 0), ("multiple", 0)),
+    4: (("dynamic", 0),),
+    5: (("dynamic", 0), ("dynamic", 2)),
+}
+"""The chain searches SE nests inside a dynamic chain of each level (after the pair rules)."""
+
+
+def rule_parents(hint: Hint, V: int, orig_cand, cand, orig_hpos, hpos) -> tuple[int, ...]:
+    """The removed candidates an inner hint's chains rest on (SE's getRuleParents): for every
+    on potential forced by its cell (or house), the candidates its cell (house) has lost."""
+    out: dict[int, None] = {}
+    for parents, causes, target, start_cause in hint.sources:
+        todo = [target]
+        seen = {target}
+        while todo:
+            p = todo.pop()
+            par = parents.get(p, ())
+            cause = causes.get(p)
+            if cause is None and not par and start_cause is not None:
+                cause = start_cause
+            if p & 1 and cause is not None:
+                var, v = divmod(p >> 1, V)
+                if cause < 0:
+                    for x in values_of(orig_cand[var] & ~cand[var]):
+                        out[(var * V + x) << 1] = None
+                else:
+                    for r in bits(orig_hpos[cause * V + v] & ~hpos[cause * V + v]):
+                        out[(r * V + v) << 1] = None
+            for q in par:
+                if q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+    return tuple(out)
+
+
+class StaticImplications:
+    """Every static chain of one grid at once: for each candidate, the candidates its being on
+    forces on through alternating weak and strong links (X and Y), as bitsets over candidate
+    indices, from one pass over the strongly connected components of the on-to-on graph."""
+
+    def __init__(self, search: ChainSearch) -> None:
+        g = search.grid
+        V = search.V
+        cand, hpos = g.cand, g.hpos
+        cover_of_var = search.cover_of_var
+        x_masks, y_masks = search.lookups.candidate_masks(V)
+        self.search = search
+        nodes = [var * V + v for var in range(g.N) for v in values_of(cand[var])]
+        self.nodes = nodes
+        present = 0
+        for c in nodes:
+            present |= 1 << c
+        conflict: dict[int, int] = {}
+        strong_on: dict[int, int] = {}
+        succ: dict[int, int] = dict.fromkeys(nodes, 0)
+        for c in nodes:
+            var, v = divmod(c, V)
+            conflict[c] = (x_masks[c] | y_masks[var]) & present & ~(1 << c)
+        for c in nodes:
+            var, v = divmod(c, V)
+            s = 0
+            m = cand[var]
+            if m.bit_count() == 2:
+                s |= 1 << (var * V + (m & ~(1 << v)).bit_length() - 1)
+            for h in cover_of_var[var]:
+                pm = hpos[h * V + v]
+                if pm.bit_count() == 2:
+                    s |= 1 << (((pm & ~(1 << var)).bit_length() - 1) * V + v)
+            strong_on[c] = s
+            if s:
+                # off(c) forces s on, so every candidate whose being on turns c off reaches s
+                rest = conflict[c]
+                while rest:
+                    low = rest & -rest
+                    succ[low.bit_length() - 1] |= s
+                    rest ^= low
+        self.conflict, self.strong_on, self.succ = conflict, strong_on, succ
+        self.reach = transitive(nodes, succ)
+        self._off: dict[int, int] = {}
+
+    def on_set(self, c: int) -> int:
+        return self.reach[c] | 1 << c
+
+    def off_set(self, c: int) -> int:
+        m = self._off.get(c)
+        if m is None:
+            m = 0
+            conflict = self.conflict
+            rest = self.on_set(c)
+            while rest:
+                low = rest & -rest
+                m |= conflict[low.bit_length() - 1]
+                rest ^= low
+            self._off[c] = m
+        return m
+
+    def path(self, start: int, goal: int) -> list[int]:
+        """A shortest chain of potentials (pids) from ``start`` to ``goal``."""
+        search = self.search
+        g = search.grid
+        parent: dict[int, int | None] = {start: None}
+        frontier = [start]
+        while frontier and goal not in parent:
+            nxt = []
+            for pid in frontier:
+                if pid & 1:
+                    targets = search.weak(pid, True, True, g.cand, g.vmask)
+                else:
+                    targets = [t for t, _ in search.strong(pid, True, True, g.cand, g.hpos)]
+                for t in targets:
+                    if t not in parent:
+                        parent[t] = pid
+                        nxt.append(t)
+            frontier = nxt
+        out = [goal]
+        while parent.get(out[-1]) is not None:
+            out.append(parent[out[-1]])  # type: ignore[arg-type]
+        out.reverse()
+        return out
+
+    def forcing_hints(self) -> list[Hint]:
+        """The forcing chains (X and XY): candidates whose being on forces them off, or whose
+        being off forces them on."""
+        search = self.search
+        V = search.V
+        cand = search.grid.cand
+        out = []
+        for c in self.nodes:
+            var, v = divmod(c, V)
+            pid = (c << 1) | 1
+            if self.conflict[c] & self.reach[c]:
+                path = self.path(pid, pid ^ 1)
+                out.append(self.chain_hint(path, (), ((var, v),), pid))
+                continue
+            forced = 0
+            for b in bits(self.strong_on[c]):
+                forced |= self.on_set(b)
+            if forced >> c & 1:
+                path = self.path(pid ^ 1, pid)
+                elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
+                out.append(self.chain_hint(path, ((var, v),), elims, pid ^ 1))
+        return out
+
+    def chain_hint(self, path, places, elims, source) -> Hint:
+        cx = len(set(path))
+        return Hint(
+            round(7.0 + length_bonus(cx), 1),
+            cx,
+            4,
+            0,
+            "forcing-chain",
+            placements=places,
+            eliminations=elims,
+            chains=(path,),
+            source=(source,),
+            sources=self.search.path_sources(path),
+        )
+
+    def multiple_hints(self) -> list[Hint]:
+        """Cell forcing chains (cells of three or more candidates) and region forcing chains,
+        static."""
+        search = self.search
+        g = search.grid
+        V = search.V
+        out: list[Hint] = []
+        for var in range(g.N):
+            m = g.cand[var]
+            if m.bit_count() < 3:
+                continue
+            branches = [var * V + v for v in values_of(m)]
+            out.extend(self.common(branches, var, -1, 5, "cell"))
+            for v in values_of(m):
+                for h in search.cover_of_var[var]:
+                    pm = g.hpos[h * V + v]
+                    if pm.bit_count() < 2 or (pm & -pm).bit_length() - 1 != var:
+                        continue
+                    branches = [q * V + v for q in bits(pm)]
+                    out.extend(self.common(branches, (h, v), h, 6, "region"))
+        return out
+
+    def common(self, branches, source, start_cause, sort_key, kind) -> list[Hint]:
+        search = self.search
+        V = search.V
+        cand = search.grid.cand
+        on_common = -1
+        off_common = -1
+        for b in branches:
+            on_common &= self.on_set(b)
+            off_common &= self.off_set(b)
+        out = []
+        for table, mask in ((1, on_common), (0, off_common)):
+            for t in bits(mask):
+                var, v = divmod(t, V)
+                if table:
+                    elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
+                    if not elims:
+                        continue
+                    places: tuple = ((var, v),)
+                else:
+                    elims, places = ((var, v),), ()
+                goal = (t << 1) | table
+                paths = [self.path((b << 1) | 1, goal) for b in branches]
+                cx = sum(len(set(p)) for p in paths)
+                sources = []
+                for p in paths:
+                    parents, causes, target, _ = search.path_sources(p)[0]
+                    sources.append((parents, causes, target, start_cause))
+                out.append(
+                    Hint(
+                        round(8.0 + length_bonus(cx), 1),
+                        cx,
+                        sort_key,
+                        0,
+                        kind,
+                        placements=places,
+                        eliminations=elims,
+                        chains=tuple(paths),
+                        source=(source,),
+                        sources=tuple(sources),
+                    )
+                )
+        return out
+
+
+def transitive(nodes: list[int], succ: dict[int, int]) -> dict[int, int]:
+    """For each node, every node reachable from it in one or more steps (bitsets), by Tarjan's
+    strongly connected components (a component's nodes share one reach)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    reach: dict[int, int] = {}
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, bits(succ[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, bits(succ[nxt])))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    members.append(x)
+                    if x == node:
+                        break
+                m = 0
+                inside = 0
+                for x in members:
+                    inside |= 1 << x
+                cyclic = len(members) > 1 or succ[node] >> node & 1
+                for x in members:
+                    for y in bits(succ[x] & ~inside):
+                        m |= reach[y] | 1 << y
+                if cyclic:
+                    m |= inside
+                for x in members:
+                    reach[x] = m
+    return reach
 
 
 def is_ancestor(node, pid: int) -> bool:
@@ -728,7 +1282,8 @@ class ChainTechnique(Technique):
         if not hints:
             return
         best = min(hints)
-        extra = round(best.difficulty - self.cost, 1)
+        # SE's length bonus (and, for static chains, the kind's offset) on the configured cost
+        offset = best.difficulty - base_rating(self.mode, self.nesting)
         step = self.make(
             placements=best.placements,
             eliminations=best.eliminations,
@@ -737,26 +1292,69 @@ class ChainTechnique(Technique):
             values=search.V,
             rating=best.difficulty,
             nodes=best.complexity,
+            nested=nested_data(best),
         )
-        if extra:
-            from dataclasses import replace
-
-            step = replace(step, cost=best.difficulty)
+        cost = round(self.cost + offset, 2)
+        if cost != step.cost:
+            step = replace(step, cost=cost)
         yield step
 
     def explain(self, step: Step, ex: Explainer) -> str:
         V = step.data["values"]
         kind = KIND_NAMES.get(step.data["kind"], step.data["kind"])
-        chains = step.data["chains"]
 
         def node(pid: int) -> str:
             var, v = divmod(pid >> 1, V)
             sign = "=" if pid & 1 else "≠"
             return f"{ex.cell(var)}{sign}{ex.value(v)}"
 
-        shown = [" ⇒ ".join(node(p) for p in chain) for chain in chains]
+        def shown(chains) -> str:
+            return "; ".join(" ⇒ ".join(node(p) for p in chain) for chain in chains)
+
         prefix = f"{self.title.lower() if self.mode != 'static' else ''}".strip()
         label = f"{kind} ({step.data['nodes']} nodes)"
         if prefix and prefix not in kind:
             label = f"{self.name.replace('-', ' ')}: {label}"
-        return f"{label}: " + "; ".join(shown)
+        text = f"{label}: " + shown(step.data["chains"])
+        for i, inner in enumerate(step.data.get("nested", ()), 1):
+            name = KIND_NAMES.get(inner["kind"], inner["kind"])
+            removed = ", ".join(f"{ex.cell(var)}≠{ex.value(v)}" for var, v in inner["eliminations"])
+            text += (
+                f" [nested {i}: {RULE_NAMES.get(inner['rule'], inner['rule'])}, {name} "
+                f"({inner['nodes']} nodes) removes {removed}: {shown(inner['chains'])}]"
+            )
+        return text
+
+
+RULE_NAMES = {
+    "static": "forcing chains",
+    "multiple": "multiple forcing chains",
+    "dynamic": "dynamic forcing chains",
+    "dynamic 2": "dynamic forcing chains (+ forcing chains)",
+}
+
+
+def nested_data(hint: Hint) -> list[dict]:
+    """The inner hints a hint rests on, depth first, as plain data for the step."""
+    out: list[dict] = []
+    seen: set[int] = set()
+
+    def visit(h: Hint) -> None:
+        for inner in h.nested:
+            if id(inner) in seen:
+                continue
+            seen.add(id(inner))
+            out.append(
+                {
+                    "rule": inner.rule,
+                    "kind": inner.kind,
+                    "nodes": inner.complexity,
+                    "rating": inner.difficulty,
+                    "eliminations": sorted(set(inner.eliminations)),
+                    "chains": [list(c) for c in inner.chains],
+                }
+            )
+            visit(inner)
+
+    visit(hint)
+    return out
