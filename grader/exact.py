@@ -247,11 +247,19 @@ class ExactSearch:
 
 _CACHE: OrderedDict[str, ExactSearch] = OrderedDict()
 _CACHE_SIZE = 8
+REBUILD_AFTER = 1000
+"""Solver calls after which a shared solver is rebuilt: every count leaves its blocking clauses
+(and the solver its learnt clauses) behind, so memory would grow with every puzzle graded."""
 
 
 def search_for(model: Model) -> ExactSearch:
-    """The shared solver for the model's key (built on first use, least recently used evicted)."""
+    """The shared solver for the model's key (built on first use, least recently used evicted,
+    rebuilt after :data:`REBUILD_AFTER` calls so that a long batch stays flat)."""
     search = _CACHE.get(model.key)
+    if search is not None and search.calls > REBUILD_AFTER:
+        del _CACHE[model.key]
+        search.solver.delete()
+        search = None
     if search is not None:
         _CACHE.move_to_end(model.key)
         return search
