@@ -1277,6 +1277,8 @@ class ChainTechnique(Technique):
         self.nesting = nesting
 
     def find(self, ctx: Context) -> Iterator[Step]:
+        if self.nesting >= 2 and not ctx.engine.unique:
+            return  # SE nests chains only for valid puzzles: the exact search must say unique
         search = ChainSearch(ctx, self.nesting)
         hints = search.static_hints() if self.mode == "static" else search.dynamic_hints(self.mode)
         if not hints:

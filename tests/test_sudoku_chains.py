@@ -1,0 +1,132 @@
+"""Sudoku chains: nested levels against the exact search, configured costs, partial houses."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import make
+from grader.costs import choose
+from grader.engine import Engine
+from grader.exact import count_solutions, search_for
+from grader.explain import Explainer
+from grader.technique import Context
+from grader.techniques.chains import ChainSearch, ChainTechnique, base_rating
+from puzzle_sets import unique_puzzle
+
+
+def stuck_before_chains(seed: int):
+    """A generated unique 9x9 (seeded), run with every technique cheaper than chains until
+    stuck: its model, state, solution and an engine that knows the solution is unique."""
+    rng = random.Random(seed)
+    puzzle = make(unique_puzzle("sudoku", 9, rng))
+    count, found = count_solutions(puzzle.model, puzzle.givens, 2)
+    assert count == 1
+    cheap = [t for t in choose(puzzle.family, puzzle.model) if t.cost < 6.5]
+    run = Engine(puzzle.model, cheap, solutions=found).run(puzzle.givens)
+    assert run.status == "stuck"
+    engine = Engine(puzzle.model, cheap, solutions=found)
+    return puzzle, run.state, found[0], engine
+
+
+def assert_sound(hints, state, solution, V):
+    for hint in hints:
+        for var, value in hint.eliminations:
+            assert solution[var] != value, (hint.kind, var, value)
+        for var, value in hint.placements:
+            assert solution[var] == value, (hint.kind, var, value)
+        # inner hints hold only under their outer chain's assumption: not checked here
+
+
+@pytest.mark.parametrize(("nesting", "seed"), [(1, 32), (2, 32), (3, 1)])
+def test_nested_dynamic_chains_never_remove_a_solution_value(nesting, seed):
+    puzzle, state, solution, engine = stuck_before_chains(seed)
+    search = ChainSearch(Context(puzzle.model, state, engine), nesting)
+    hints = search.dynamic_hints("dynamic")
+    assert hints and not any(s.bit_count() == 0 for s in state)
+    assert_sound(hints, state, solution, search.V)
+    assert min(hints).difficulty >= base_rating("dynamic", nesting)
+    if nesting >= 2:
+        # the inner chains actually took part, and their nodes count in the outer rating
+        nested = [h for h in hints if h.nested]
+        assert nested
+        for hint in nested:
+            assert hint.complexity > sum(len(set(c)) for c in hint.chains) - len(hint.chains)
+
+
+def test_a_nested_step_names_its_inner_chains():
+    puzzle, state, _solution, engine = stuck_before_chains(1)
+    technique = ChainTechnique(9.5, "extreme", name="nested", mode="dynamic", nesting=2)
+    search = ChainSearch(Context(puzzle.model, state, engine), 2)
+    hint = min(h for h in search.dynamic_hints("dynamic") if h.nested)
+    from grader.techniques.chains import nested_data
+
+    step = technique.make(
+        placements=hint.placements,
+        eliminations=hint.eliminations,
+        kind=hint.kind,
+        chains=hint.chains,
+        values=search.V,
+        rating=hint.difficulty,
+        nodes=hint.complexity,
+        nested=nested_data(hint),
+    )
+    text = technique.explain(step, Explainer(puzzle.model, [technique]))
+    assert "[nested 1: forcing chains" in text
+    assert step.data["nested"][0]["chains"]
+
+
+def test_nested_levels_need_a_puzzle_known_unique():
+    puzzle, state, _solution, _ = stuck_before_chains(32)
+    technique = ChainTechnique(9.5, "extreme", name="nested", mode="dynamic", nesting=2)
+    blind = Engine(puzzle.model, [technique])  # no exact search: not known unique
+    assert list(technique.find(Context(puzzle.model, state, blind))) == []
+
+
+def test_the_length_bonus_goes_on_the_configured_cost():
+    puzzle, state, _solution, engine = stuck_before_chains(32)
+    ctx = Context(puzzle.model, state, engine)
+    default = next(ChainTechnique(6.5, "expert", mode="static").find(ctx))
+    cheaper = next(ChainTechnique(5.0, "expert", mode="static").find(ctx))
+    assert default.cost == default.data["rating"] >= 6.5
+    assert cheaper.cost == pytest.approx(default.cost - 1.5)
+    # and through the grading options, as --costs gives them
+    from grader.grading import GradeOptions, grade
+
+    costs = {"sudoku": {"forcing-chains": 5.0}}
+    report = grade(puzzle, GradeOptions(costs=costs)).to_dict()
+    plain = grade(puzzle).to_dict()
+    assert plain["hardest"] == "forcing-chains"
+    assert report["difficulty"] == pytest.approx(plain["difficulty"] - 1.5)
+
+
+HOLE = {
+    "family": "siteswap",
+    "size": [7, 7],
+    "rules": {"latin": True, "throws": [1, 7]},
+    "grid": [" 736.51", "5..7362", ".3.....", ".5..7.6", "...1...", ".6251.7", ".4.3..."],
+}
+
+
+@pytest.mark.parametrize(
+    ("mode", "nesting"), [("static", 0), ("multiple", 0), ("dynamic", 0), ("dynamic", 1)]
+)
+def test_chains_on_a_latin_siteswap_with_a_hole_keep_every_solution(mode, nesting):
+    puzzle = make(HOLE)
+    model = puzzle.model
+    cheap = [t for t in choose(puzzle.family, model)]
+    run = Engine(model, cheap).run(puzzle.givens)
+    state = run.state
+    exact = search_for(model)
+    technique = ChainTechnique(base_rating(mode, nesting), "expert", mode=mode, nesting=nesting)
+    engine = Engine(model, [technique])
+    search = ChainSearch(Context(model, state, engine), nesting)
+    hints = search.static_hints() if mode == "static" else search.dynamic_hints(mode)
+    for hint in hints:
+        for var, value in hint.eliminations:
+            assert not exact.is_possible(state, var, value), (hint.kind, var, value)
+        for var, value in hint.placements:
+            for other in range(search.V):
+                if other != value and state[var] >> other & 1:
+                    assert not exact.is_possible(state, var, other), (hint.kind, var, value)
