@@ -237,6 +237,22 @@ def sudoku_table(n: int) -> list[TechniqueSpec]:
             name="dynamic-forcing-chains-plus",
             kwargs={"mode": "dynamic", "nesting": 1},
         ),
+        # SE's nested levels (Chaining.java: 9.5 + 0.5 * (level - 2)), each plus its length bonus
+        *(
+            TechniqueSpec(
+                ChainTechnique,
+                cost,
+                "extreme",
+                name=name,
+                kwargs={"mode": "dynamic", "nesting": level},
+            )
+            for level, cost, name in (
+                (2, 9.5, "nested-forcing-chains"),
+                (3, 10.0, "nested-multiple-forcing-chains"),
+                (4, 10.5, "nested-dynamic-forcing-chains"),
+                (5, 11.0, "nested-dynamic-forcing-chains-plus"),
+            )
+        ),
     ]
     if big:
         # Nested dynamic chains cost minutes on 16x16 and 25x25: off unless asked for.
