@@ -1,6 +1,13 @@
-"""Batch throughput: puzzles graded per second for 10,000 Tangos on 1 and 2 worker processes.
+"""Batch throughput: puzzles graded per second for 10,000 Tangos on 1 and 2 worker processes;
+with ``--sudoku``, memory instead: max RSS while grading 2,000 sudokus in one process.
 
     nice python bench/batch.py [--count 10000] [--workers 1 2] [--seed 1]
+    nice python bench/batch.py --sudoku [--count 2000] [--seed 1]
+
+The sudokus are the shared SE-rated set's puzzles below SE 6.0, each copied under random sudoku
+symmetries (band, stack, row, column moves, transposition, relabelling) until there are
+``--count`` of them; each is loaded, graded and dropped, as a batch worker does, and the max RSS
+is printed after every quarter: a flat column means nothing is kept per puzzle.
 
 The Tangos are made once, seeded, and kept in out/bench/ (a random solution, a few random signs
 that agree with it, cells of the solution revealed in random order until the exact search says
@@ -79,12 +86,53 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def symmetric_copy(text: str, rng: random.Random) -> str:
+    """The 81-character sudoku under random band, stack, row and column moves, transposition
+    and relabelling (same solution count, same rating)."""
+    bands = [b * 3 + i for b in rng.sample(range(3), 3) for i in rng.sample(range(3), 3)]
+    stacks = [s * 3 + j for s in rng.sample(range(3), 3) for j in rng.sample(range(3), 3)]
+    labels = dict(zip("123456789", rng.sample("123456789", 9), strict=True))
+    flip = rng.random() < 0.5
+    out = []
+    for r in bands:
+        for c in stacks:
+            char = text[c * 9 + r] if flip else text[r * 9 + c]
+            out.append(labels.get(char, "."))
+    return "".join(out)
+
+
+def sudoku_memory(count: int, seed: int) -> None:
+    """Grade ``count`` sudokus one by one in this process, printing max RSS every quarter."""
+    import csv
+
+    from grader.grading import grade
+    from grader.loading import load
+
+    shared = next(p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.exists())
+    with (shared / "data" / "sudoku_se_dev.csv").open() as handle:
+        rows = [r["puzzle"] for r in csv.DictReader(handle) if float(r["se_rating"]) < 6.0]
+    rng = random.Random(seed)
+    print(f"{count} sudokus: symmetric copies of {len(rows)} shared puzzles below SE 6.0")
+    print(f"{'graded':>6}  {'seconds':>8}  {'max RSS MB':>10}")
+    started = time.monotonic()
+    for i in range(count):
+        grade(load(symmetric_copy(rows[i % len(rows)], rng))[0])
+        if (i + 1) % (count // 4 or 1) == 0:
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print(f"{i + 1:>6}  {time.monotonic() - started:>8.1f}  {rss:>10.1f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--count", type=int, default=None)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sudoku", action="store_true", help="max RSS over 2,000 sudokus")
     args = parser.parse_args()
+    if args.sudoku:
+        sudoku_memory(args.count or 2000, args.seed)
+        return
+    args.count = args.count or 10_000
     source = tango_set(args.count, args.seed)
     tasks = tasks_from(str(source))
     print(f"{len(tasks)} Tangos from {source.relative_to(ROOT)}; {os.cpu_count()} cores")
