@@ -59,7 +59,7 @@ def spearman(a: list[float], b: list[float]) -> float:
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
     va = sum((x - ma) ** 2 for x in ra) ** 0.5
     vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb)
+    return cov / (va * vb) if va and vb else float("nan")
 
 
 def main() -> int:
