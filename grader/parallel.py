@@ -16,11 +16,15 @@ given, in index order (there may then be gaps in the indexes); Ctrl-C is raised 
 
 from __future__ import annotations
 
+import json
 import pickle
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from grader.generator import Generated, Generator, Outcome, Request, Selection
@@ -67,45 +71,27 @@ def make_outcomes(
     return outcomes
 
 
-class ParallelGenerator:
-    """The puzzles of a request made on ``workers`` local processes or on a Dask cluster
-    (``dask``: a scheduler address or a ``distributed.Client``); ``workers=1`` without Dask
-    makes them in this process. Use it as a context manager: the workers start on entry
-    (before any thread of the caller's starts, as forking requires) and stop on exit.
+class Workers:
+    """Where generation runs: ``workers`` local processes, a Dask cluster (``dask``: a
+    scheduler address or a ``distributed.Client``), or this process (1 worker, no Dask). A
+    context manager: the workers start on entry (before any thread of the caller's starts, as
+    forking requires) and stop on exit, at once when leaving on an exception (Ctrl-C)."""
 
-    With ``bank`` each puzzle comes back with its bank record (:attr:`records`, by id), graded
-    by the worker that made it."""
-
-    def __init__(
-        self,
-        request: Request,
-        *,
-        workers: int = 1,
-        dask: str | Any | None = None,
-        bank: bool = False,
-    ) -> None:
+    def __init__(self, workers: int = 1, dask: str | Any | None = None) -> None:
         from grader.errors import UsageError
 
         if workers < 1:
             raise UsageError("--workers: must be at least 1")
-        self.generator = Generator(request)  # refuses a bad request at once, in this process
-        _generator(request, self.generator)
-        self.request = request
         self.workers = workers
         self.dask = dask
-        self.bank = bank
-        self.attempts = 0
-        self.gave_up: str | None = None
-        self.records: dict[str, dict[str, Any]] = {}
-        self._executor: Any = None
+        self.executor: Any = None
+        self.capacity = 1
         self._closer: Any = None
-        self._capacity = 1
-        self._deadline = None if request.timeout is None else time.time() + request.timeout
 
-    def __enter__(self) -> ParallelGenerator:
+    def __enter__(self) -> Workers:
         from grader.batch import _executor
 
-        self._executor, self._closer, self._capacity = _executor(self.workers, self.dask)
+        self.executor, self._closer, self.capacity = _executor(self.workers, self.dask)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
@@ -113,10 +99,27 @@ class ParallelGenerator:
             self._closer(kind is not None)
             self._closer = None
 
+
+class ParallelGenerator:
+    """The puzzles of a request made by ``pool`` (:class:`Workers`; None: this process), the
+    same whatever the pool. With ``bank`` each puzzle comes back with its bank record
+    (:attr:`records`, by id), graded by the worker that made it."""
+
+    def __init__(self, request: Request, pool: Workers | None = None, bank: bool = False) -> None:
+        self.generator = Generator(request)  # refuses a bad request at once, in this process
+        _generator(request, self.generator)
+        self.request = request
+        self.pool = pool
+        self.bank = bank
+        self.attempts = 0
+        self.gave_up: str | None = None
+        self.records: dict[str, dict[str, Any]] = {}
+        self._deadline = None if request.timeout is None else time.time() + request.timeout
+
     def puzzles(self, *, start: int = 0, exclude: Iterable[str] = ()) -> Iterator[Generated]:
         """Yield the puzzles in index order, as :meth:`Generator.puzzles` does."""
         selection = Selection(self.generator, start, exclude)
-        if self._executor is None:
+        if self.pool is None or self.pool.executor is None:
             yield from self._here(selection, start)
         else:
             yield from self._spread(selection, start)
@@ -139,11 +142,12 @@ class ParallelGenerator:
         return found
 
     def _spread(self, selection: Selection, start: int) -> Iterator[Generated]:
-        executor = self._executor
+        assert self.pool is not None
+        executor = self.pool.executor
         pending: dict[Future, int] = {}
         finished: dict[int, Outcome] = {}
         following = start  # the next index to hand out
-        ahead = 2 * self._capacity
+        ahead = 2 * self.pool.capacity
         try:
             while selection.wanted():
                 while following - selection.next < min(selection.wanted(), ahead):
@@ -193,3 +197,60 @@ class ParallelGenerator:
             if found is not None:
                 yield found
         selection.gave_up = reason
+
+
+@dataclass
+class RunResult:
+    """What a generation run did: its puzzles as JSON lines, in index order."""
+
+    lines: list[str]
+    attempts: int
+    gave_up: str | None
+    interrupted: bool
+    banked: tuple[int, int] | None
+    """(added, already there) when a bank was given."""
+    seconds: float
+
+
+def generate_run(
+    request: Request,
+    *,
+    workers: int = 1,
+    dask: str | Any | None = None,
+    output: str | Path | None = None,
+    bank: str | Path | None = None,
+    emit: Callable[[str], None] | None = None,
+    progress: AbstractContextManager[Callable[[], None]] | None = None,
+) -> RunResult:
+    """Generate ``request`` on the given workers; write the puzzles to ``output`` (JSON lines,
+    whole, at the end, also after a timeout or Ctrl-C) and add them to ``bank``. ``emit``
+    gets each line as it is kept; ``progress`` (entered once the workers run) gives a
+    function called once per puzzle."""
+    from grader.output import write_atomic
+
+    started = time.monotonic()
+    lines: list[str] = []
+    interrupted = False
+    maker = ParallelGenerator(request, bank=bank is not None)  # refuses a bad request first
+    try:
+        with Workers(workers, dask) as pool, progress or nullcontext(lambda: None) as advance:
+            maker.pool = pool
+            for found in maker.puzzles():
+                line = json.dumps(found.data, ensure_ascii=False)
+                lines.append(line)
+                if emit is not None:
+                    emit(line)
+                advance()
+    except KeyboardInterrupt:  # the workers were stopped at once; what is done is kept
+        interrupted = True
+    if output is not None and lines:
+        write_atomic(output, "\n".join(lines) + "\n")
+    banked = None
+    if bank is not None and lines:
+        from grader.bank import Bank
+
+        with Bank(bank) as store:
+            banked = store.add(maker.records[json.loads(line)["id"]] for line in lines)
+    return RunResult(
+        lines, maker.attempts, maker.gave_up, interrupted, banked, time.monotonic() - started
+    )
