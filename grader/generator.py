@@ -51,6 +51,9 @@ class Request:
     """Tries per puzzle before the run stops."""
     costs: Costs | None = None
     timeout: float | None = None
+    refuse_unreachable: bool = True
+    """Refuse at once a level the family says it cannot reach at this size (see
+    :meth:`Family.reachable_levels`); ``bench/reachable.py`` turns it off to measure."""
 
 
 @dataclass
@@ -169,9 +172,31 @@ class Generator:
         self.family = family
         self.template = family.empty_model(request.size, request.options)
         self.target = family.generation_target(self.template, request.level, request.costs)
+        if request.refuse_unreachable and request.mode == "deducible":
+            self._check_reach()
         self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
         self.attempts = 0
         self.gave_up: str | None = None
+
+    def _check_reach(self) -> None:
+        """Refuse a level the family's measured table says is out of reach at this size."""
+        request, family = self.request, self.family
+        where = f"{family.name} {self._size_text()}"
+        if request.options:
+            where += " with these options"
+        reach = family.reachable_levels(request.size, request.options)
+        if reach is not None and request.level in family.levels and request.level not in reach:
+            raise UsageError(
+                f"level: {where} reaches only {', '.join(reach) or 'no level'} "
+                f"(measured by bench/reachable.py); {request.level} is out of reach"
+            )
+        top = family.reachable_difficulty(request.size, request.options)
+        low = self.target.min_difficulty
+        if top is not None and low is not None and low > top + 1e-9:
+            raise UsageError(
+                f"level: {where} reaches difficulty {top} at most (measured by "
+                f"bench/reachable.py); {request.level!r} starts at {low}"
+            )
 
     # -- the batch ----------------------------------------------------------------------------
 
