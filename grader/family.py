@@ -167,10 +167,6 @@ class Family:
     """The levels the generator reaches at a size (rows, cols) with the default options, as
     measured by ``bench/reachable.py``; a size not listed makes no claim."""
 
-    reachable_top: ClassVar[Mapping[tuple[int, int], float]] = {}
-    """For a family rated on a numeric scale: the highest difficulty the generator has reached
-    at a size; a band starting above it is out of reach."""
-
     def reachable_levels(
         self, size: tuple[int, int], options: Mapping[str, Any]
     ) -> tuple[str, ...] | None:
@@ -178,10 +174,11 @@ class Family:
         return None if options else self.reachable.get(tuple(size))  # type: ignore[arg-type]
 
     def reachable_difficulty(
-        self, size: tuple[int, int], options: Mapping[str, Any]
+        self, size: tuple[int, int], options: Mapping[str, Any], costs: Any = None
     ) -> float | None:
-        """The highest difficulty the generator reaches here (numeric scales), or None."""
-        return None if options else self.reachable_top.get(tuple(size))  # type: ignore[arg-type]
+        """For a family rated on a numeric scale: a difficulty no puzzle of this size can
+        exceed with these costs (a band starting above it is refused), or None."""
+        return None
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         """The model of an empty puzzle of this size and options (no givens, no extra hints)."""

@@ -190,12 +190,12 @@ class Generator:
                 f"level: {where} reaches only {', '.join(reach) or 'no level'} "
                 f"(measured by bench/reachable.py); {request.level} is out of reach"
             )
-        top = family.reachable_difficulty(request.size, request.options)
+        top = family.reachable_difficulty(request.size, request.options, request.costs)
         low = self.target.min_difficulty
         if top is not None and low is not None and low > top + 1e-9:
             raise UsageError(
-                f"level: {where} reaches difficulty {top} at most (measured by "
-                f"bench/reachable.py); {request.level!r} starts at {low}"
+                f"level: no step of a {where} puzzle can be rated above {top}; "
+                f"{request.level!r} starts at {low}"
             )
 
     # -- the batch ----------------------------------------------------------------------------
