@@ -45,28 +45,30 @@ def _generator(request: Request, made: Generator | None = None) -> Generator:
     return cached[key]
 
 
-def bank_record(found: Generated) -> dict[str, Any]:
-    """The bank record of a generated puzzle (graded as ``grader bank`` stores it)."""
+def bank_record(found: Generated, origin: str) -> dict[str, Any]:
+    """The bank record of a generated puzzle, graded as :func:`grader.bank.grade_into` does
+    (``origin``: the bank's path, the record's source)."""
     from grader.bank import record_of
     from grader.grading import grade
     from grader.loading import puzzle_from_dict
 
-    graded = grade(puzzle_from_dict(found.data, "grader generate", found.data["id"]))
+    graded = grade(puzzle_from_dict(found.data, origin, found.data["id"]))
     return record_of(graded.puzzle, graded.to_dict())
 
 
 def make_outcomes(
-    request: Request, indexes: list[int], deadline: float | None, bank: bool
+    request: Request, indexes: list[int], deadline: float | None, bank: str | None
 ) -> list[Outcome]:
     """The outcomes of some indexes (the unit of work a worker runs). ``deadline`` is wall-clock
-    time (``time.time()``), comparable between processes and machines."""
+    time (``time.time()``), comparable between processes and machines; with ``bank`` (its
+    path) each puzzle comes with its bank record."""
     generator = _generator(request)
     generator.deadline = None if deadline is None else time.monotonic() + deadline - time.time()
     outcomes = []
     for index in indexes:
         outcome = generator.outcome(index)
-        if bank and outcome.puzzle is not None:
-            outcome.record = bank_record(outcome.puzzle)
+        if bank is not None and outcome.puzzle is not None:
+            outcome.record = bank_record(outcome.puzzle, bank)
         outcomes.append(outcome)
     return outcomes
 
@@ -102,15 +104,17 @@ class Workers:
 
 class ParallelGenerator:
     """The puzzles of a request made by ``pool`` (:class:`Workers`; None: this process), the
-    same whatever the pool. With ``bank`` each puzzle comes back with its bank record
-    (:attr:`records`, by id), graded by the worker that made it."""
+    same whatever the pool. With ``bank`` (the bank's path) each puzzle comes back with its
+    bank record (:attr:`records`, by id), graded by the worker that made it."""
 
-    def __init__(self, request: Request, pool: Workers | None = None, bank: bool = False) -> None:
+    def __init__(
+        self, request: Request, pool: Workers | None = None, bank: str | Path | None = None
+    ) -> None:
         self.generator = Generator(request)  # refuses a bad request at once, in this process
         _generator(request, self.generator)
         self.request = request
         self.pool = pool
-        self.bank = bank
+        self.bank = None if bank is None else str(bank)
         self.attempts = 0
         self.gave_up: str | None = None
         self.records: dict[str, dict[str, Any]] = {}
@@ -231,7 +235,7 @@ def generate_run(
     started = time.monotonic()
     lines: list[str] = []
     interrupted = False
-    maker = ParallelGenerator(request, bank=bank is not None)  # refuses a bad request first
+    maker = ParallelGenerator(request, bank=bank)  # refuses a bad request first
     try:
         with Workers(workers, dask) as pool, progress or nullcontext(lambda: None) as advance:
             maker.pool = pool

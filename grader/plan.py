@@ -228,7 +228,7 @@ def run_plan(
                         report.gave_up = f"the time limit of {timeout} s was reached"
                         continue
                     wanted = replace(request, count=request.count - report.had, timeout=left)
-                    maker = ParallelGenerator(wanted, pool, bank=True)
+                    maker = ParallelGenerator(wanted, pool, bank=bank)
                     try:
                         for found in maker.puzzles(start=start, exclude=keys):
                             added, _ = store.add([maker.records[found.data["id"]]])
