@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -91,3 +93,39 @@ def test_workers_bank_their_puzzles(tmp_path):
         entries = store.query(family="tango")
     assert sorted(e.id for e in entries) == sorted(json.loads(x)["id"] for x in result.lines)
     assert {e.level for e in entries} == {"easy"}
+
+
+def grader(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    code = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def test_the_command_writes_the_same_file_on_workers_and_on_dask(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    args = ["generate", "tango", "--level", "hard", "-n", "5", "--seed", "8", "--no-progress"]
+    outputs = [tmp_path / f"{name}.jsonl" for name in ("one", "two", "dask")]
+    assert grader(*args, "-o", str(outputs[0])).returncode == 0
+    assert grader(*args, "-o", str(outputs[1]), "--workers", "2").returncode == 0
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
+        result = grader(*args, "-o", str(outputs[2]), "--dask", cluster.scheduler_address)
+    assert result.returncode == 0, result.stderr
+    texts = {path.read_bytes() for path in outputs}
+    assert len(texts) == 1 and len(outputs[0].read_text().splitlines()) == 5
+
+
+def test_the_command_runs_a_plan_into_a_bank_and_resumes(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text('seed = 2\n[[row]]\nfamily = "tango"\nsize = 6\nlevel = "easy"\ncount = 3\n')
+    bank = tmp_path / "site.db"
+    first = grader("generate", "--plan", str(plan), "--bank", str(bank), "--workers", "2")
+    assert first.returncode == 0, first.stderr
+    assert "tango 6x6 easy: 3 of 3 (0 already in the bank, 3 added)" in first.stderr
+    again = grader("generate", "--plan", str(plan), "--bank", str(bank))
+    assert again.returncode == 0 and "(3 already in the bank, 0 added)" in again.stderr
+    missing = grader("generate", "--plan", str(plan))
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+    assert "--bank" in missing.stderr
