@@ -1,12 +1,13 @@
 """Which levels the generator reaches, per family and size: the measurement behind each
-family's ``reachable`` table (``Family.reachable_levels``).
+family's ``reachable`` and ``out_of_reach`` tables (``Family.reach``).
 
     python bench/reachable.py                        # every family and size below (long)
     python bench/reachable.py --family tango --attempts 100 --timeout 60
 
 A cell is ``yes`` when a puzzle was made, ``no`` when every one of ``--attempts`` tries failed
 (the evidence for refusing the level), ``?`` when the time limit came first (no claim). The
-last lines print each family's table as it would be declared. Figures are CPU seconds.
+last lines print each family's tables as they would be declared. Figures are CPU seconds; the
+time limit is wall-clock, so a busy machine leaves more cells at ``?``.
 """
 
 from __future__ import annotations
@@ -62,25 +63,26 @@ def main() -> None:
     args = parser.parse_args()
     chosen = args.family or list(SIZES)
     only = {tuple(int(x) for x in (s.split("x") * 2)[:2]) for s in args.size or []}
-    tables: dict[str, dict[tuple[int, int], list[str]]] = {}
+    tables: dict[str, dict[str, dict[tuple[int, int], list[str]]]] = {}
     for name in chosen:
         family = families()[name]
         for size in SIZES[name]:
             if only and size not in only:
                 continue
-            reached = []
             for level in family.levels:
                 result = cell(name, size, level, args.attempts, args.timeout)
                 print(f"{name:<10} {size[0]}x{size[1]:<4} {level:<8} {result}", flush=True)
-                if not result.startswith("no"):
-                    reached.append(level)  # reached, or not settled: no claim against it
-            tables.setdefault(name, {})[size] = reached
+                table = {"yes": "reachable", "no": "out_of_reach"}.get(result.split()[0])
+                if table is not None:
+                    tables.setdefault(name, {}).setdefault(table, {}).setdefault(size, [])
+                    tables[name][table][size].append(level)
     print()
-    for name, table in tables.items():
-        print(f"{name}: reachable = {{")
-        for size, reached in table.items():
-            print(f"    {size}: {tuple(reached)},")
-        print("}")
+    for name, declared in tables.items():
+        for table, sizes in declared.items():
+            print(f"{name}: {table} = {{")
+            for size, levels in sizes.items():
+                print(f"    {size}: {tuple(levels)},")
+            print("}")
 
 
 if __name__ == "__main__":

@@ -164,14 +164,23 @@ class Family:
     """Whether the generator may reveal cells of the solution as givens."""
 
     reachable: ClassVar[Mapping[tuple[int, int], tuple[str, ...]]] = {}
-    """The levels the generator reaches at a size (rows, cols) with the default options, as
-    measured by ``bench/reachable.py``; a size not listed makes no claim."""
+    """The levels the generator was seen to reach at a size (rows, cols) with the default
+    options (``bench/reachable.py``)."""
 
-    def reachable_levels(
+    out_of_reach: ClassVar[Mapping[tuple[int, int], tuple[str, ...]]] = {}
+    """The levels it does not reach there: no puzzle in ``bench/reachable.py``'s tries, or
+    proven (a test backs each); the generator refuses them at once. A level in neither table
+    is tried."""
+
+    def reach(
         self, size: tuple[int, int], options: Mapping[str, Any]
-    ) -> tuple[str, ...] | None:
-        """The levels the generator reaches at this size and options, or None (no claim)."""
-        return None if options else self.reachable.get(tuple(size))  # type: ignore[arg-type]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(levels reached, levels out of reach) at this size and options; the defaults make
+        claims for the default options only."""
+        if options:
+            return (), ()
+        key = (size[0], size[1])
+        return self.reachable.get(key, ()), self.out_of_reach.get(key, ())
 
     def reachable_difficulty(
         self, size: tuple[int, int], options: Mapping[str, Any], costs: Any = None

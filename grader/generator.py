@@ -53,7 +53,7 @@ class Request:
     timeout: float | None = None
     refuse_unreachable: bool = True
     """Refuse at once a level the family says it cannot reach at this size (see
-    :meth:`Family.reachable_levels`); ``bench/reachable.py`` turns it off to measure."""
+    :meth:`Family.reach`); ``bench/reachable.py`` turns it off to measure."""
 
 
 @dataclass
@@ -179,16 +179,17 @@ class Generator:
         self.gave_up: str | None = None
 
     def _check_reach(self) -> None:
-        """Refuse a level the family's measured table says is out of reach at this size."""
+        """Refuse a level the family says is out of reach at this size, or a band above any
+        rating its steps can have."""
         request, family = self.request, self.family
         where = f"{family.name} {self._size_text()}"
         if request.options:
             where += " with these options"
-        reach = family.reachable_levels(request.size, request.options)
-        if reach is not None and request.level in family.levels and request.level not in reach:
+        reached, beyond = family.reach(request.size, request.options)
+        if request.level in beyond:
             raise UsageError(
-                f"level: {where} reaches only {', '.join(reach) or 'no level'} "
-                f"(measured by bench/reachable.py); {request.level} is out of reach"
+                f"level: {where} reaches only {', '.join(reached) or 'no level'}; "
+                f"{request.level} is out of reach (see bench/reachable.py)"
             )
         top = family.reachable_difficulty(request.size, request.options, request.costs)
         low = self.target.min_difficulty

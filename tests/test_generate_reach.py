@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
+
+import pytest
 
 from grader.costs import choose
 from grader.engine import Engine
+from grader.errors import UsageError
+from grader.generator import Generator, Request
 from grader.registry import families
 
 
@@ -62,3 +68,53 @@ def test_every_k6_pair_place_the_techniques_solve_is_easy():
         if not solves("easy", givens) and solves(family.levels[-1], givens):
             beyond_easy.append(mask)
     assert beyond_easy == []
+
+
+def test_the_tables_name_known_levels_and_never_both_ways():
+    for family in families().values():
+        for table in (family.reachable, family.out_of_reach):
+            for size, levels in table.items():
+                assert len(size) == 2 and set(levels) <= set(family.levels), family.name
+        for size, beyond in family.out_of_reach.items():
+            assert not set(beyond) & set(family.reachable.get(size, ())), family.name
+
+
+@pytest.mark.parametrize(
+    ("family", "size", "level", "reached"),
+    [
+        ("pairplace", (6, 6), "normal", "trivial, easy"),
+        ("pairplace", (6, 6), "extreme", "trivial, easy"),
+        ("binairo", (6, 6), "hard", "trivial, easy, normal"),
+        ("siteswap", (3, 4), "easy", "trivial"),
+    ],
+)
+def test_an_out_of_reach_level_is_refused_at_once_naming_the_reachable(
+    family, size, level, reached
+):
+    with pytest.raises(UsageError, match=f"reaches only {reached}; {level} is out of reach"):
+        Generator(Request(family, size, level))
+
+
+def test_the_refusal_is_per_size_and_options():
+    Generator(Request("pairplace", (8, 8), "normal"))  # K8 reaches it
+    rules = {"nontrivial": True, "distinct": True}
+    Generator(Request("siteswap", (3, 4), "easy", options=rules))  # no claim with rules
+    Generator(Request("pairplace", (6, 6), "normal", refuse_unreachable=False))  # to measure
+
+
+def test_a_sudoku_band_above_every_rating_is_refused():
+    with pytest.raises(UsageError, match=r"rated above 11.4; '12' starts at 12.0"):
+        Generator(Request("sudoku", (9, 9), "12"))
+    Generator(Request("sudoku", (9, 9), "8.0-9.0"))  # within the ratings: tried
+
+
+def test_the_command_refuses_with_one_line_and_exit_2():
+    code = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    result = subprocess.run(
+        [sys.executable, "-c", code, "generate", "pairplace", "--size", "6", "--level", "normal"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "reaches only trivial, easy" in result.stderr
