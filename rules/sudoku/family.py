@@ -67,7 +67,7 @@ class Sudoku(Family):
     schema = SudokuFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (4, 4): ("trivial",),
-        (6, 6): ("trivial", "easy"),
+        (6, 6): ("trivial",),
         (9, 9): ("trivial", "easy", "normal"),
     }
     out_of_reach = {(4, 4): ("easy", "normal", "hard")}  # noqa: RUF012  (none in 100 tries)
