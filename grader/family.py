@@ -169,6 +169,32 @@ class Family:
     cell_hints: ClassVar[bool] = True
     """Whether the generator may reveal cells of the solution as givens."""
 
+    reachable: ClassVar[Mapping[tuple[int, int], tuple[str, ...]]] = {}
+    """The levels the generator was seen to reach at a size (rows, cols) with the default
+    options (``bench/reachable.py``)."""
+
+    out_of_reach: ClassVar[Mapping[tuple[int, int], tuple[str, ...]]] = {}
+    """The levels it does not reach there: no puzzle in ``bench/reachable.py``'s tries, or
+    proven (a test backs each); the generator refuses them at once. A level in neither table
+    is tried."""
+
+    def reach(
+        self, size: tuple[int, int], options: Mapping[str, Any]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(levels reached, levels out of reach) at this size and options; the defaults make
+        claims for the default options only."""
+        if options:
+            return (), ()
+        key = (size[0], size[1])
+        return self.reachable.get(key, ()), self.out_of_reach.get(key, ())
+
+    def reachable_difficulty(
+        self, size: tuple[int, int], options: Mapping[str, Any], costs: Any = None
+    ) -> float | None:
+        """For a family rated on a numeric scale: a difficulty no puzzle of this size can
+        exceed with these costs (a band starting above it is refused), or None."""
+        return None
+
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         """The model of an empty puzzle of this size and options (no givens, no extra hints)."""
         raise NotImplementedError

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -51,6 +51,9 @@ class Request:
     """Tries per puzzle before the run stops."""
     costs: Costs | None = None
     timeout: float | None = None
+    refuse_unreachable: bool = True
+    """Refuse at once a level the family says it cannot reach at this size (see
+    :meth:`Family.reach`); ``bench/reachable.py`` turns it off to measure."""
 
 
 @dataclass
@@ -78,6 +81,67 @@ class Generated:
     attempts: int
     key: str
     seconds: float
+
+
+@dataclass
+class Outcome:
+    """What one index of a run gave: a puzzle, or None when ``max_attempts`` tries found none
+    or the time ran out (``timed_out``)."""
+
+    index: int
+    puzzle: Generated | None
+    attempts: int
+    timed_out: bool = False
+    record: dict[str, Any] | None = None
+    """The puzzle's bank record, when the worker was asked to grade it for a bank."""
+
+
+class Selection:
+    """The puzzles a run keeps, from outcomes taken in index order: each puzzle whose
+    canonical key is new, until ``count`` are kept. A duplicate costs one more index; the run
+    stops at an index without a puzzle, or after ``max_attempts`` duplicates in a row."""
+
+    def __init__(self, generator: Generator, start: int = 0, exclude: Iterable[str] = ()) -> None:
+        self.request = generator.request
+        self.seen: set[str] = set(exclude)
+        self.next = start
+        self.kept = 0
+        self.duplicates = 0
+        self.gave_up: str | None = None
+        self.timed_out = False
+
+    def wanted(self) -> int:
+        """How many puzzles are still wanted (0 once the run is over)."""
+        return 0 if self.gave_up is not None else self.request.count - self.kept
+
+    def take(self, outcome: Outcome) -> Generated | None:
+        """The puzzle of the next index if it is kept, else None."""
+        request = self.request
+        if outcome.index != self.next:
+            raise ValueError(f"outcome {outcome.index} taken out of order (next: {self.next})")
+        self.next += 1
+        found = outcome.puzzle
+        if found is None:
+            self.timed_out = outcome.timed_out
+            self.gave_up = (
+                f"the time limit of {request.timeout} s was reached"
+                if outcome.timed_out
+                else f"no {request.level} puzzle found in {request.max_attempts} attempts "
+                "(the level may be out of reach at this size)"
+            )
+            return None
+        if found.key in self.seen:
+            self.duplicates += 1
+            if self.duplicates >= request.max_attempts:
+                self.gave_up = (
+                    f"only {self.kept} distinct puzzles found: the next {self.duplicates} "
+                    "were copies of earlier ones"
+                )
+            return None
+        self.duplicates = 0
+        self.seen.add(found.key)
+        self.kept += 1
+        return found
 
 
 def default_target(family: Family, model: Model, level: str, costs: Costs | None) -> Target:
@@ -108,45 +172,80 @@ class Generator:
         self.family = family
         self.template = family.empty_model(request.size, request.options)
         self.target = family.generation_target(self.template, request.level, request.costs)
+        if request.refuse_unreachable and request.mode == "deducible":
+            self._check_reach()
         self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
         self.attempts = 0
         self.gave_up: str | None = None
 
+    def _check_reach(self) -> None:
+        """Refuse a level the family says is out of reach at this size, or a band above any
+        rating its steps can have."""
+        request, family = self.request, self.family
+        where = f"{family.name} {self._size_text()}"
+        if request.options:
+            where += " with these options"
+        reached, beyond = family.reach(request.size, request.options)
+        if request.level in beyond:
+            raise UsageError(
+                f"level: {where} reaches only {', '.join(reached) or 'no level'}; "
+                f"{request.level} is out of reach (see bench/reachable.py)"
+            )
+        top = family.reachable_difficulty(request.size, request.options, request.costs)
+        low = self.target.min_difficulty
+        if top is not None and low is not None and low > top + 1e-9:
+            raise UsageError(
+                f"level: no step of a {where} puzzle can be rated above {top}; "
+                f"{request.level!r} starts at {low}"
+            )
+
     # -- the batch ----------------------------------------------------------------------------
 
-    def puzzles(self, on_attempt: Callable[[int], None] | None = None) -> Iterator[Generated]:
+    def puzzles(
+        self,
+        on_attempt: Callable[[int], None] | None = None,
+        *,
+        start: int = 0,
+        exclude: Iterable[str] = (),
+    ) -> Iterator[Generated]:
         """Yield ``count`` distinct puzzles; stop early when time runs out or a puzzle cannot
-        be made in ``max_attempts`` tries (``self.gave_up`` then says why)."""
-        seen: set[str] = set()
+        be made in ``max_attempts`` tries (``self.gave_up`` then says why).
+
+        Puzzle ``index`` is made by :meth:`outcome` from the seed and the index alone, and
+        :class:`Selection` keeps them in index order, so workers computing indexes elsewhere
+        (:mod:`grader.parallel`) give the same puzzles. ``start`` is the first index and
+        ``exclude`` canonical keys that count as duplicates (a bank's, when resuming)."""
+        selection = Selection(self, start, exclude)
+        index = start
+        while selection.wanted():
+            found = selection.take(self.outcome(index, on_attempt))
+            index += 1
+            if found is not None:
+                yield found
+        self.gave_up = selection.gave_up
+
+    def outcome(self, index: int, on_attempt: Callable[[int], None] | None = None) -> Outcome:
+        """Puzzle ``index`` of the run: attempt ``a`` = 0, 1, ... draws every random choice
+        from ``random.Random(f"{seed}:{index}:{a}")`` (a string seed is hashed with SHA-512,
+        the same in every process and on every machine); the first success is the puzzle."""
         request = self.request
-        for index in range(request.count):
-            found = None
-            for attempt in range(request.max_attempts):
-                if self._out_of_time():
-                    self.gave_up = f"the time limit of {request.timeout} s was reached"
-                    return
-                self.attempts += 1
-                if on_attempt is not None:
-                    on_attempt(self.attempts)
-                rng = random.Random(f"{request.seed}:{index}:{attempt}")
-                started = time.monotonic()
-                candidate = self.attempt(rng)
-                if candidate is None or candidate.key in seen:
-                    continue
-                candidate.attempts = attempt + 1
-                candidate.seconds = time.monotonic() - started
-                found = candidate
-                break
-            if found is None:
-                self.gave_up = (
-                    f"no {request.level} puzzle found in {request.max_attempts} attempts "
-                    "(the level may be out of reach at this size)"
-                )
-                return
-            seen.add(found.key)
+        for attempt in range(request.max_attempts):
+            if self._out_of_time():
+                return Outcome(index, None, attempt, timed_out=True)
+            self.attempts += 1
+            if on_attempt is not None:
+                on_attempt(self.attempts)
+            rng = random.Random(f"{request.seed}:{index}:{attempt}")
+            started = time.monotonic()
+            candidate = self.attempt(rng)
+            if candidate is None:
+                continue
+            candidate.attempts = attempt + 1
+            candidate.seconds = time.monotonic() - started
             name = f"{self.family.name}-{self._size_text()}-{request.level}"
-            found.data["id"] = f"{name}-s{request.seed}-{index + 1}"
-            yield found
+            candidate.data["id"] = f"{name}-s{request.seed}-{index + 1}"
+            return Outcome(index, candidate, attempt + 1)
+        return Outcome(index, None, request.max_attempts, timed_out=self._out_of_time())
 
     def _size_text(self) -> str:
         rows, cols = self.request.size

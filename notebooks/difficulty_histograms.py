@@ -21,9 +21,12 @@
 # technique is used. Where a collection carries levels someone else gave it (the puzzle
 # sites' levels for Binairo), they are set against the measured ones.
 #
-# The collections: the project's `examples/`, and the third-party sets of `../shared/data`
-# when they are there (read at run time, never copied; `$GRADER_SHARED_DATA` names another
-# folder). Figures are saved to `$GRADER_FIGURES` (default `out/notebooks/`).
+# The collections: a generated collection of every family spread over its levels (a plan run
+# on two worker processes into a puzzle bank, filled once and read back afterwards), the
+# project's `examples/`, and the third-party sets of `../shared/data` when they are there (read
+# at run time, never copied; `$GRADER_SHARED_DATA` names another folder). Figures are saved to
+# `$GRADER_FIGURES` (default `out/notebooks/`), the bank to `$GRADER_BANK` (default
+# `out/notebooks/collection.db`, kept between runs, so the collection is generated once).
 
 # %%
 import json
@@ -33,8 +36,11 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import Image, display
 
+from grader.bank import Bank
 from grader.batch import grade_many
+from grader.generator import Request, parse_size
 from grader.histogram import save_histograms, technique_usage
+from grader.plan import run_plan
 
 ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
 SHARED = Path(os.environ.get("GRADER_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -51,9 +57,46 @@ def show(figure, name):
 
 
 # %% [markdown]
+# ## A generated collection
+#
+# One plan row per family, size and level: 50 puzzles per family, spread over the levels the
+# generator reaches at that size within a few seconds a puzzle (`bench/reachable.py`; 9x9
+# Sudoku at `normal` takes about 20 CPU s a puzzle, too slow here). Under CI (`CI=true`) every
+# count is divided by 4, so the test suite runs the notebook in a few minutes; the figures then
+# rest on about 13 puzzles per family. The bank makes it resumable: a second run finds every
+# row full and generates nothing.
+
+# %%
+SCALE = 4 if os.environ.get("CI", "").lower() == "true" else 1
+SITESWAP = {"nontrivial": True, "distinct": True}
+ROWS = [  # family, size, {level: count}, options
+    ("binairo", "8x8", {"trivial": 12, "easy": 12, "normal": 12, "hard": 14}, {}),
+    ("tango", "6x6", {"trivial": 10, "easy": 10, "normal": 10, "hard": 10, "expert": 10}, {}),
+    ("sudoku", "9x9", {"trivial": 20, "easy": 30}, {}),
+    ("siteswap", "4x3", {"trivial": 13, "easy": 13}, SITESWAP),
+    ("siteswap", "4x4", {"trivial": 12, "easy": 12}, SITESWAP),
+    ("path", "6x6", {"trivial": 12, "easy": 12, "normal": 12, "hard": 14}, {}),
+    ("pairplace", "6x6", {"trivial": 12, "easy": 12}, {}),
+    ("pairplace", "8x8", {"normal": 20}, {}),
+    ("pairplace", "10x10", {"hard": 6}, {}),
+]
+plan = [
+    Request(family, parse_size(size), level, count=max(1, count // SCALE), seed=1, options=options)
+    for family, size, counts, options in ROWS
+    for level, count in counts.items()
+]
+BANK = Path(os.environ.get("GRADER_BANK", ROOT / "out" / "notebooks" / "collection.db"))
+BANK.parent.mkdir(parents=True, exist_ok=True)
+filled = run_plan(plan, BANK, workers=2)
+for row in filled.rows:
+    print(row.line())
+print(f"{filled.seconds:.1f} s")
+
+# %% [markdown]
 # ## The collections
 #
-# Each third-party set is turned into puzzle objects of our file format as it is read.
+# The generated puzzles come out of the bank as puzzle files; each third-party set is turned
+# into puzzle objects of our file format as it is read.
 
 
 # %%
@@ -61,7 +104,9 @@ def read_jsonl(path):
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-puzzles = []
+with Bank(BANK) as store:
+    puzzles = [entry.puzzle for entry in store.query(order="added")]
+print(len(puzzles), "generated")
 published = {}  # puzzle id -> the level its source published
 for path in sorted((ROOT / "examples").glob("*.json")):
     puzzles.append(str(path))

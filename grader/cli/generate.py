@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Annotated
 
@@ -24,7 +23,10 @@ from grader.errors import FieldProblem, UsageError
     "from the seed. Writes JSON lines to the output (whole, at the end) or to stdout.",
 )
 def grader_generate(
-    family: Annotated[str, typer.Argument(help="The family, e.g. binairo, tango, sudoku.")],
+    family: Annotated[
+        str | None,
+        typer.Argument(help="The family, e.g. binairo, tango, sudoku (not with --plan)."),
+    ] = None,
     size: Annotated[str, typer.Option("--size", help="WxH (width x height) or N.")] = "6x6",
     level: Annotated[str, typer.Option("--level", help="A level name (or a family's band).")] = (
         "normal"
@@ -76,13 +78,38 @@ def grader_generate(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output file.")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", help="Local worker processes (the same puzzles on any).", min=1
+        ),
+    ] = 1,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask", help="Run on a Dask cluster: its scheduler address.", metavar="ADDRESS"
+        ),
+    ] = None,
+    plan: Annotated[
+        str | None,
+        typer.Option(
+            "--plan",
+            help="A TOML plan of rows (family, size, level, count...) to fill --bank with; "
+            "what the bank already holds counts.",
+            metavar="PLAN.toml",
+        ),
+    ] = None,
 ) -> None:
-    import time
-
     from grader.costs import load_costs
-    from grader.generator import Generator, Request, parse_rules, parse_size
-    from grader.output import check_new, write_atomic
+    from grader.generator import Request, parse_rules, parse_size
+    from grader.output import check_new
+    from grader.parallel import generate_run
 
+    if plan is not None:
+        _run_plan(plan, family, bank, output, workers, dask, timeout, progress)
+        return
+    if family is None:
+        raise UsageError("family: missing (give a family, e.g. binairo, or --plan PLAN.toml)")
     if output is not None:
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
@@ -101,42 +128,96 @@ def grader_generate(
         timeout=timeout,
     )
     try:
-        generator = Generator(request)
+        result = generate_run(
+            request,
+            workers=workers,
+            dask=dask,
+            output=output,
+            bank=bank,
+            emit=(lambda line: print(line, flush=True)) if output is None else None,
+            progress=_Progress(progress and count > 1, f"{family} {size} {level}", count),
+        )
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
-    lines: list[str] = []
-    started = time.monotonic()
-    interrupted = False
-    try:
-        with _Progress(progress and count > 1, f"{family} {size} {level}", count) as advance:
-            for found in generator.puzzles():
-                line = json.dumps(found.data, ensure_ascii=False)
-                lines.append(line)
-                if output is None:
-                    print(line, flush=True)
-                advance()
-    except KeyboardInterrupt:
-        interrupted = True
-    if output is not None and lines:
-        write_atomic(output, "\n".join(lines) + "\n")
-    if bank is not None and lines:
-        from grader.bank import grade_into
-
-        added, known = grade_into(bank, (json.loads(line) for line in lines))
+    if result.banked is not None:
+        added, known = result.banked
         err.print(f"bank {bank}: {added} added, {known} already there", markup=False)
-    seconds = time.monotonic() - started
     where = f" to {output}" if output else ""
     err.print(
-        f"generated {len(lines)} of {count} {family} puzzles{where} in {seconds:.2f} s "
-        f"({generator.attempts} attempts)" + (" — interrupted" if interrupted else ""),
+        f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
+        f"{result.seconds:.2f} s ({result.attempts} attempts)"
+        + (" — interrupted" if result.interrupted else ""),
         markup=False,
     )
-    if generator.gave_up:
-        err.print(f"stopped: {generator.gave_up}", markup=False)
-    if interrupted:
+    if result.gave_up:
+        err.print(f"stopped: {result.gave_up}", markup=False)
+    if result.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
-    if len(lines) < count:
+    if len(result.lines) < count:
         raise typer.Exit(EXIT_TIMEOUT)
+
+
+def _run_plan(
+    plan: str,
+    family: str | None,
+    bank: str | None,
+    output: str | None,
+    workers: int,
+    dask: str | None,
+    timeout: float | None,
+    progress: bool,
+) -> None:
+    """``grader generate --plan``: fill the bank with what the plan's rows still miss."""
+    from grader.plan import read_plan, run_plan
+
+    if family is not None:
+        raise UsageError(f"--plan: give a plan or a family ({family!r}), not both")
+    if bank is None:
+        raise UsageError("--plan: needs --bank FILE.db (where the collection goes)")
+    if output is not None:
+        raise UsageError("--plan: the puzzles go to --bank; export them with `grader bank export`")
+    requests = read_plan(plan)
+    bar = _PlanProgress(progress)
+    try:
+        result = run_plan(requests, bank, workers=workers, dask=dask, timeout=timeout, progress=bar)
+    finally:
+        bar.stop()
+    for row in result.rows:
+        err.print(row.line(), markup=False)
+    made = sum(r.added for r in result.rows)
+    err.print(
+        f"plan {plan}: {made} puzzles added to {bank} in {result.seconds:.2f} s "
+        f"({result.attempts} attempts)" + (" — interrupted" if result.interrupted else ""),
+        markup=False,
+    )
+    if result.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if not result.complete:
+        raise typer.Exit(EXIT_TIMEOUT)
+
+
+class _PlanProgress:
+    """A progress bar over a plan's puzzles, started at the first call (after the workers)."""
+
+    def __init__(self, show: bool) -> None:
+        self.show = show
+        self.bar = None
+        self.task = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.show or total == 0:
+            return
+        if self.bar is None:
+            from rich.progress import Progress
+
+            self.bar = Progress(console=err, transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("plan", total=total)
+        self.bar.update(self.task, completed=done)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 class _Progress:

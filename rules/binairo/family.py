@@ -27,6 +27,13 @@ class Binairo(Family):
     name = "binairo"
     title = "Binairo (Takuzu, Unruly)"
     schema = BinairoFile
+    reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
+        (6, 6): ("trivial", "easy", "normal"),
+        (8, 8): ("trivial", "easy", "normal", "hard"),
+        (10, 10): ("trivial", "easy", "normal", "hard"),
+        (14, 14): ("trivial", "easy", "normal", "hard"),
+    }
+    out_of_reach = {(6, 6): ("hard",)}  # noqa: RUF012  (no puzzle in 100 tries)
     example = {  # noqa: RUF012
         "family": "binairo",
         "rules": {"unique_lines": True},

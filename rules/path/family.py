@@ -56,6 +56,11 @@ class PathPuzzles(Family):
     title = "Path Puzzles"
     schema = PathFile
     cell_hints = False
+    reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
+        (5, 5): ("trivial", "easy", "normal", "hard", "expert"),
+        (6, 6): ("trivial", "easy", "normal", "hard", "expert"),
+        (8, 8): ("trivial", "easy", "normal", "hard"),
+    }
     example = {  # noqa: RUF012
         "family": "path",
         "size": [5, 5],

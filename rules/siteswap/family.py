@@ -64,6 +64,12 @@ class Siteswap(Family):
     name = "siteswap"
     title = "Siteswap grid"
     schema = SiteswapFile
+    reachable = {(3, 4): ("trivial",), (4, 4): ("trivial",)}  # noqa: RUF012
+    """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too."""
+    out_of_reach = {  # noqa: RUF012  (no puzzle in 100 tries)
+        (3, 4): ("easy", "normal", "hard"),
+        (4, 4): ("easy", "normal", "hard"),
+    }
     example = {  # noqa: RUF012
         "family": "siteswap",
         "size": [3, 4],

@@ -26,6 +26,7 @@ from grader.errors import FieldProblem
 from grader.family import Family, TechniqueSpec, require
 from grader.generator import Target
 from grader.model import Model, State, is_single, single_value
+from grader.techniques.chains import length_bonus
 from rules.sudoku.file import (
     SYMBOLS,
     SudokuFile,
@@ -64,6 +65,12 @@ class Sudoku(Family):
     name = "sudoku"
     title = "Sudoku"
     schema = SudokuFile
+    reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
+        (4, 4): ("trivial",),
+        (6, 6): ("trivial",),
+        (9, 9): ("trivial", "easy", "normal"),
+    }
+    out_of_reach = {(4, 4): ("easy", "normal", "hard")}  # noqa: RUF012  (none in 100 tries)
     example = {  # noqa: RUF012
         "family": "sudoku",
         "grid": [
@@ -166,6 +173,16 @@ class Sudoku(Family):
         cap = [t for t in choose(self, model, None, costs) if t.cost <= high + 1e-9]
         require(bool(cap), "level", f"no technique is rated within {level!r}")
         return Target(cap, None, min_difficulty=low, max_difficulty=high)
+
+    def reachable_difficulty(
+        self, size: tuple[int, int], options: Mapping[str, Any], costs: Any = None
+    ) -> float | None:
+        """No step is rated above the dearest technique plus SE's length bonus for the longest
+        possible chain: a chain's nodes are distinct (cell, value, on/off) potentials, at most
+        2 n^3, and a multiple chain sums at most n branches (e.g. 9.0 + 2.4 = 11.4 at 9x9)."""
+        n = size[0]
+        dearest = max(t.cost for t in choose(self, self.empty_model(size, options), None, costs))
+        return round(dearest + length_bonus(2 * n**4), 1)
 
     def canonical_key(self, model: Model, state: State) -> str:
         return canonical_key(model, state)

@@ -1,0 +1,120 @@
+"""Levels out of reach: the claims behind each family's table, and the refusal at once."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+
+import pytest
+
+from grader.costs import choose
+from grader.engine import Engine
+from grader.errors import UsageError
+from grader.generator import Generator, Request
+from grader.registry import families
+
+
+def k6_orbits(edges: list[tuple[int, int, int]]) -> list[int]:
+    """One clue set (a bitmask over ``edges``) per orbit of the solution's automorphisms: the
+    letter permutations that map its set of rows (perfect matchings) onto itself."""
+    rows = sorted({r for r, _, _ in edges})
+    matchings = [frozenset(frozenset((a, b)) for r2, a, b in edges if r2 == r) for r in rows]
+    index = {(r, frozenset((a, b))): i for i, (r, a, b) in enumerate(edges)}
+    maps = []
+    for p in itertools.permutations(range(6)):
+        images = [frozenset(frozenset(p[x] for x in pair) for pair in m) for m in matchings]
+        if set(images) == set(matchings):
+            row_of = [matchings.index(image) for image in images]
+            maps.append([index[(row_of[r], frozenset((p[a], p[b])))] for r, a, b in edges])
+    assert len(maps) == 120  # |S6| / 6 one-factorizations of K6
+    seen = bytearray(1 << len(edges))
+    orbits = []
+    for mask in range(1 << len(edges)):
+        if seen[mask]:
+            continue
+        orbits.append(mask)
+        bits = [i for i in range(len(edges)) if mask >> i & 1]
+        for image_of in maps:
+            seen[sum(1 << image_of[i] for i in bits)] = 1
+    return orbits
+
+
+def test_every_k6_pair_place_the_techniques_solve_is_easy():
+    """Pair Place K6 reaches only trivial and easy: K6 has 720 solutions, all one
+    1-factorization up to relabelling the letters and reordering the rows, so one solution
+    stands for all. Every set of its pairs (2^15, one per orbit of its 120 automorphisms)
+    that the strongest techniques solve, the easy ones solve too."""
+    family = families()["pairplace"]
+    model = family.empty_model((6, 6), {})
+    solution = family.random_solution(model, random.Random(1))
+    edges = [
+        (r, a, solution[r * 6 + a]) for r in range(5) for a in range(6) if a < solution[r * 6 + a]
+    ]
+    assert len(edges) == 15
+
+    def solves(level: str, givens: list[int]) -> bool:
+        techniques = choose(family, model, level)
+        engine = Engine(model, techniques, solutions=[solution], unique=False, verify=False)
+        return engine.settle(givens).solved
+
+    beyond_easy = []
+    for mask in k6_orbits(edges):
+        givens = model.initial_state()
+        for i, (r, a, b) in enumerate(edges):
+            if mask >> i & 1:
+                givens[r * 6 + a], givens[r * 6 + b] = 1 << b, 1 << a
+        if not solves("easy", givens) and solves(family.levels[-1], givens):
+            beyond_easy.append(mask)
+    assert beyond_easy == []
+
+
+def test_the_tables_name_known_levels_and_never_both_ways():
+    for family in families().values():
+        for table in (family.reachable, family.out_of_reach):
+            for size, levels in table.items():
+                assert len(size) == 2 and set(levels) <= set(family.levels), family.name
+        for size, beyond in family.out_of_reach.items():
+            assert not set(beyond) & set(family.reachable.get(size, ())), family.name
+
+
+@pytest.mark.parametrize(
+    ("family", "size", "level", "reached"),
+    [
+        ("pairplace", (6, 6), "normal", "trivial, easy"),
+        ("pairplace", (6, 6), "extreme", "trivial, easy"),
+        ("binairo", (6, 6), "hard", "trivial, easy, normal"),
+        ("siteswap", (3, 4), "easy", "trivial"),
+    ],
+)
+def test_an_out_of_reach_level_is_refused_at_once_naming_the_reachable(
+    family, size, level, reached
+):
+    with pytest.raises(UsageError, match=f"reaches only {reached}; {level} is out of reach"):
+        Generator(Request(family, size, level))
+
+
+def test_the_refusal_is_per_size_and_options():
+    Generator(Request("pairplace", (8, 8), "normal"))  # K8 reaches it
+    rules = {"nontrivial": True, "distinct": True}
+    Generator(Request("siteswap", (3, 4), "easy", options=rules))  # no claim with rules
+    Generator(Request("pairplace", (6, 6), "normal", refuse_unreachable=False))  # to measure
+
+
+def test_a_sudoku_band_above_every_rating_is_refused():
+    with pytest.raises(UsageError, match=r"rated above 11.4; '12' starts at 12.0"):
+        Generator(Request("sudoku", (9, 9), "12"))
+    Generator(Request("sudoku", (9, 9), "8.0-9.0"))  # within the ratings: tried
+
+
+def test_the_command_refuses_with_one_line_and_exit_2():
+    code = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    result = subprocess.run(
+        [sys.executable, "-c", code, "generate", "pairplace", "--size", "6", "--level", "normal"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "reaches only trivial, easy" in result.stderr

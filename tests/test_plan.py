@@ -1,0 +1,93 @@
+"""Plans: a collection generated into a bank, resumable, with bad plan files refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.bank import Bank
+from grader.errors import InputError
+from grader.plan import read_plan, run_plan
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY = """
+seed = 4
+
+[[row]]
+family = "tango"
+size = "6x6"
+level = "easy"
+count = 3
+
+[[row]]
+family = "binairo"
+size = 6
+level = "normal"
+count = {binairo}
+"""
+
+
+def test_a_tiny_plan_fills_the_bank_and_resumes(tmp_path):
+    plan, bank = tmp_path / "plan.toml", tmp_path / "site.db"
+    plan.write_text(TINY.format(binairo=2))
+    first = run_plan(read_plan(plan), bank, workers=2)
+    assert first.complete and [r.added for r in first.rows] == [3, 2]
+    again = run_plan(read_plan(plan), bank)
+    assert [(r.had, r.added) for r in again.rows] == [(3, 0), (2, 0)]
+    plan.write_text(TINY.format(binairo=4))
+    more = run_plan(read_plan(plan), bank)
+    assert [(r.had, r.added) for r in more.rows] == [(3, 0), (2, 2)]
+    with Bank(bank) as store:
+        ids = sorted(e.id for e in store.query(family="binairo"))
+    assert ids == [f"binairo-6x6-normal-s4-{i}" for i in (1, 2, 3, 4)]  # indexes go on
+
+
+def test_a_resumed_plan_gives_the_puzzles_of_one_run(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(TINY.format(binairo=4))
+    run_plan(read_plan(plan), tmp_path / "once.db")
+    plan.write_text(TINY.format(binairo=1))
+    run_plan(read_plan(plan), tmp_path / "twice.db")
+    plan.write_text(TINY.format(binairo=4))
+    run_plan(read_plan(plan), tmp_path / "twice.db", workers=2)
+    keys = []
+    for name in ("once.db", "twice.db"):
+        with Bank(tmp_path / name) as store:
+            keys.append(sorted(e.key for e in store.query()))
+    assert keys[0] == keys[1]
+
+
+def test_the_example_plan_reads():
+    requests = read_plan(ROOT / "examples" / "plan.toml")
+    assert len(requests) >= 5 and all(r.seed == 2026 for r in requests)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('[[row]]\nfamily = "tango"\nsize = "6x6"\nlevel = "easy"\n', "row[0].count"),
+        ('[[row]]\nfamily = "tango"\nsize = "6x6"\nlevel = "easy"\ncount = 0\n', "row[0].count"),
+        ('[[row]]\nfamily = "tango"\nsize = 6\nlevel = "easy"\ncount = 1\nlevl = 2\n', "levl"),
+        ('[[row]]\nfamily = "kakuro"\nsize = 6\nlevel = "easy"\ncount = 1\n', "row[0]"),
+        ('[[row]]\nfamily = "tango"\nsize = "6y6"\nlevel = "easy"\ncount = 1\n', "row[0]"),
+        ("seed = 1\n", "row"),
+        ("[[row]\n", ""),
+    ],
+)
+def test_bad_plans_are_one_line_naming_the_field(tmp_path, text, field):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(text)
+    with pytest.raises(InputError) as caught:
+        read_plan(plan)
+    message = str(caught.value)
+    assert message.startswith(str(plan)) and field in message and "\n" not in message
+
+
+def test_two_rows_of_one_family_size_and_level_are_refused(tmp_path):
+    plan = tmp_path / "plan.toml"
+    row = '[[row]]\nfamily = "tango"\nsize = 6\nlevel = "easy"\ncount = 1\n'
+    plan.write_text(row + row)
+    with pytest.raises(InputError, match=r"row\[1\].*row\[0\]"):
+        read_plan(plan)
