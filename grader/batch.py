@@ -620,7 +620,7 @@ def _executor(workers: int, dask: str | Any | None):
             ) from None
         try:
             client = dask if isinstance(dask, Client) else Client(dask, timeout=30)
-        except OSError as error:
+        except (OSError, ValueError, TypeError) as error:  # unreachable, or not an address
             raise UsageError(f"--dask: cannot reach the scheduler at {dask} ({error})") from None
         executor = client.get_executor()
         capacity = max(1, sum(client.nthreads().values()))

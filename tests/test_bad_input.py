@@ -191,6 +191,11 @@ REQUESTS: dict[str, tuple[list[str], str]] = {
         "missing",
     ),
     "batch-output-dir-missing": (["batch", TANGO, "-o", "{tmp}/missing/out.csv"], "missing"),
+    "batch-dask-not-an-address": (
+        ["batch", TANGO, "-o", "{tmp}/out.csv", "--dask", "no address"],
+        "--dask",
+    ),
+    "generate-dask-not-an-address": (["generate", "tango", "--dask", "inproc://x"], "--dask"),
 }
 
 
