@@ -129,6 +129,9 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
     try:
         result = grade(puzzle, options)
         report = result.to_dict()
+    except InputError as error:  # e.g. a costs table naming no technique of this family
+        row["error"] = str(error)
+        return row
     except Exception as error:  # one puzzle must not sink a batch: report it in its row
         row["error"] = f"internal error: {type(error).__name__}: {error}"
         return row

@@ -80,11 +80,16 @@ def parse_costs(data: Costs, origin: str = "costs") -> CostTable:
                 table[name] = _cost(origin, f"{key}.{name}", cost)
         else:
             every[key] = _cost(origin, str(key), value)
+    for name in every:  # a name no family knows is wrong wherever the costs are used
+        if name not in every_technique_name():
+            hint = _did_you_mean(name, sorted(every_technique_name()))
+            raise CostsError(origin, name, f"no such technique in any family{hint}")
     return CostTable(every, by_family, origin)
 
 
 def load_costs(path: str) -> CostTable:
-    """Read a costs TOML file (its shape checked; names are checked per family when used)."""
+    """Read a costs TOML file (its shape and top-level names checked; a family table's names are
+    checked against that family's table when used)."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:

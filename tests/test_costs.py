@@ -73,7 +73,7 @@ def test_python_costs_mapping_applies_to_settings_and_steps():
 @pytest.mark.parametrize(
     "costs, message",
     [
-        ({"windo": 5}, "costs: windo: no such technique for binairo (did you mean window?)"),
+        ({"windo": 5}, "costs: windo: no such technique in any family (did you mean window?)"),
         ({"binairo": {"sign": 1}}, "costs: binairo.sign: no such technique for binairo"),
         ({"costs": {"window": 5}}, "costs: costs: no such family"),
         ({"window": "5"}, "costs: window: must be a number"),
@@ -97,7 +97,7 @@ def test_a_top_level_name_of_another_family_is_accepted():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("windo = 5\n", "windo: no such technique for tango (did you mean window?)"),
+        ("windo = 5\n", "windo: no such technique in any family (did you mean window?)"),
         ("[tango]\nwindo = 5\n", "tango.windo: no such technique for tango (did you mean window?)"),
         ("[costs]\nwindow = 5\n", "costs: no such family"),
     ],
@@ -114,6 +114,18 @@ def test_costs_file_problems_exit_2_naming_file_and_name(tmp_path, text, message
         result = run(*args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert f"{costs}: {message}" in result.stderr, (args, result.stderr)
+
+
+def test_batch_refuses_a_name_no_family_knows_before_grading(tmp_path):
+    costs = tmp_path / "my-costs.toml"
+    costs.write_text("windo = 5\n")
+    out = tmp_path / "out.csv"
+    result = run(
+        "grader", "batch", str(EXAMPLES / "tango.json"), "-o", str(out), "--costs", str(costs)
+    )
+    assert result.returncode == 2, result.stderr
+    assert f"{costs}: windo: no such technique in any family" in result.stderr
+    assert "internal error" not in result.stderr and not out.exists()
 
 
 def test_load_costs_keeps_the_file_for_messages(tmp_path):
