@@ -22,6 +22,7 @@ from grader.cli.common import (
     TechOpt,
     TimeoutOpt,
     TraceOpt,
+    VersionOpt,
     err,
     grade_app,
     grade_options,
@@ -87,6 +88,7 @@ def grade_command(
     exact: ExactOpt = True,
     html: HtmlOpt = None,
     force: ForceOpt = False,
+    version: VersionOpt = False,
 ) -> None:
     raise typer.Exit(
         run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
