@@ -59,8 +59,8 @@ class LazyConsole:
         return getattr(self._console, name)
 
 
-out: Console = LazyConsole(highlight=False, soft_wrap=False)  # type: ignore[assignment]
-err: Console = LazyConsole(stderr=True, highlight=False, soft_wrap=True)  # type: ignore[assignment]
+out: Console = LazyConsole(highlight=False, soft_wrap=False, emoji=False)  # type: ignore[assignment]
+err: Console = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)  # type: ignore[assignment]
 
 Files = Annotated[list[str], typer.Argument(help="Puzzle files (.json, .jsonl, text) or game IDs.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per puzzle (JSON lines).")]
