@@ -83,3 +83,46 @@ def test_import_grader_is_cheap():
     code = f"import sys, grader; print(sorted(m for m in {heavy} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"
+
+
+# Simon Tatham's Solo IDs: in "CxR" a box is C rows tall and R columns wide (solo.c numbers the
+# block of cell (y, x) as (y / c) * c + x / r). These IDs come from Solo's own generator
+# (sgt-solo --generate 1 2x3db, and 3x4db).
+SOLO_6X6 = "2x3:3a1d4_6c6b1d5b3c2_4d3a5"
+SOLO_12X12 = (
+    "3x4:1_4c12_7_6b8b11a3_2c12a1b9b11d6a5b6b2b11f12c10a2a4c11b3b8_5_1_8_5_11b9b3c7a3a4c2f9b11"
+    "b1b10a5d11b7b7a2c12_8a3b6b8_4_2c12_11"
+)
+
+
+def is_sudoku_solution(rows: list[str], box_rows: int, box_cols: int) -> bool:
+    """Every row, column and box of ``rows`` holds each symbol once."""
+    n = len(rows)
+    units = [list(row) for row in rows] + [[row[c] for row in rows] for c in range(n)]
+    for top in range(0, n, box_rows):
+        for left in range(0, n, box_cols):
+            box = [rows[r][left : left + box_cols] for r in range(top, top + box_rows)]
+            units.append(list("".join(box)))
+    return all(len(set(unit)) == n and "." not in unit for unit in units)
+
+
+@pytest.mark.parametrize(("game_id", "box"), [(SOLO_6X6, (2, 3)), (SOLO_12X12, (3, 4))])
+def test_solo_ids_have_boxes_c_rows_tall(game_id, box):
+    from rules.sudoku.file import clue_state, solo_id
+
+    puzzle = grader.load(game_id)[0]
+    assert tuple(puzzle.model.options["box"]) == box
+    report = grader.grade(puzzle).to_dict()
+    assert report["solutions"] == 1 and report["solved"]
+    assert is_sudoku_solution(report["grid"], *box)
+    assert not is_sudoku_solution(report["grid"], box[1], box[0])
+    clues = clue_state(puzzle.model, puzzle.data["grid"])
+    assert solo_id(puzzle.model, clues) == game_id
+
+
+def test_a_short_siteswap_row_is_refused(tmp_path):
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps({"family": "siteswap", "size": [2, 3], "grid": ["6..", ".8"]}))
+    result = run("grade", str(path))
+    assert result.returncode == 2
+    assert f"{path}: grid: row 2 has 2 cells, expected 3" in result.stderr
