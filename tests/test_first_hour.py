@@ -126,3 +126,66 @@ def test_a_short_siteswap_row_is_refused(tmp_path):
     result = run("grade", str(path))
     assert result.returncode == 2
     assert f"{path}: grid: row 2 has 2 cells, expected 3" in result.stderr
+
+
+def test_size_is_rows_by_cols_in_generate_reports_and_bank(tmp_path):
+    made = run(
+        "grader", "generate", "siteswap", "--size", "4x3", "--level", "easy", "--seed", "1",
+        "--rule", "nontrivial=true", "--rule", "distinct=true", "--bank", "ss.db",
+        "-o", "ss.jsonl", cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    data = json.loads((tmp_path / "ss.jsonl").read_text().splitlines()[0])
+    assert len(data["grid"]) == 4 and len(data["grid"][0]) == 3
+    report = json.loads(run("grade", "--json", "ss.jsonl", cwd=tmp_path).stdout)
+    assert report["size"] == [4, 3]
+    listed = run("grader", "bank", "list", "ss.db", "--size", "4x3", "--json", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert len(listed.stdout.strip().splitlines()) == 1
+
+
+def test_families_show_default_sizes_and_options():
+    result = run("grader", "families")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("sudoku") and "default size 9x9" in line for line in lines)
+    assert any(line.startswith("pairplace") and "K6" in line for line in lines)
+    assert "unique_lines" in result.stdout and "nontrivial" in result.stdout
+
+
+def test_generate_makes_the_family_default_size():
+    result = run("grader", "generate", "sudoku", "--level", "easy", "--seed", "2")
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads(result.stdout)["grid"]) == 9
+
+
+@pytest.mark.parametrize("family", ["binairo", "tango", "sudoku", "siteswap", "path", "pairplace"])
+def test_guess_is_in_every_table(family):
+    from grader.costs import technique_table
+    from grader.loading import puzzle_from_dict
+    from grader.registry import get_family
+
+    fam = get_family(family)
+    model = puzzle_from_dict(fam.example, family, family).model
+    specs = {spec.technique_name: spec for spec in technique_table(fam, model)}
+    assert "guess" in specs and not specs["guess"].default
+
+
+def test_solve_prints_the_solution_and_says_who_found_it():
+    result = run("grader", "solve", "--json", "--techniques", "pair", str(EXAMPLES / "tango.json"))
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["solved_by"] == "guesses" and "." not in "".join(payload["solution"])
+    assert payload["steps"] and payload["steps"][0]["technique"]
+    text = run("grader", "solve", str(EXAMPLES / "binairo.json"))
+    assert "solved by deduction" in text.stdout and "  1. [" in text.stdout
+
+
+def test_solve_falls_back_on_the_exact_search():
+    from grader.cli.grading import solve_one, solve_text
+
+    puzzle = grader.load(str(EXAMPLES / "tango.json"))[0]
+    options = grader.GradeOptions(techniques="pair", guess=False)
+    result, how, grid = solve_one(puzzle, options)
+    assert how == "exact search" and grid is not None and "." not in "".join(grid)
+    assert solve_text(result, how).startswith("solution from the exact search")

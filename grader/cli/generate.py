@@ -25,7 +25,14 @@ from grader.errors import FieldProblem, UsageError
 )
 def grader_generate(
     family: Annotated[str, typer.Argument(help="The family, e.g. binairo, tango, sudoku.")],
-    size: Annotated[str, typer.Option("--size", help="WxH (width x height) or N.")] = "6x6",
+    size: Annotated[
+        str | None,
+        typer.Option(
+            "--size",
+            help="ROWSxCOLS or N (default: the family's size, see grader families).",
+            metavar="ROWSxCOLS",
+        ),
+    ] = None,
     level: Annotated[str, typer.Option("--level", help="A level name (or a family's band).")] = (
         "normal"
     ),
@@ -80,12 +87,18 @@ def grader_generate(
     import time
 
     from grader.costs import load_costs
-    from grader.generator import Generator, Request, parse_rules, parse_size
+    from grader.bank import parse_size
+    from grader.generator import Generator, Request, parse_rules
+    from grader.registry import get_family
     from grader.output import check_new, write_atomic
 
     if output is not None:
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
+    if size is None:
+        known = get_family(family)
+        rows, cols = known.default_size if known is not None else (6, 6)
+        size = f"{rows}x{cols}"
     request = Request(
         family=family,
         size=parse_size(size),

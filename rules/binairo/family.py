@@ -26,6 +26,8 @@ from rules.schema import grid_size, parse_cells, solution_values
 class Binairo(Family):
     name = "binairo"
     title = "Binairo (Takuzu, Unruly)"
+    default_size = (8, 8)
+    options = {"unique_lines": "no two rows and no two columns are equal (true/false)"}
     schema = BinairoFile
     example = {  # noqa: RUF012
         "family": "binairo",

@@ -63,6 +63,8 @@ LEVEL_BANDS: dict[str, tuple[float, float]] = {
 class Sudoku(Family):
     name = "sudoku"
     title = "Sudoku"
+    default_size = (9, 9)
+    options = {"box": "[rows, cols] of a box (default: the squarest shape that fits)"}
     schema = SudokuFile
     example = {  # noqa: RUF012
         "family": "sudoku",

@@ -25,6 +25,7 @@ from rules.tango.techniques import tango_table
 class Tango(Family):
     name = "tango"
     title = "LinkedIn Tango"
+    default_size = (6, 6)
     schema = TangoFile
     example = {  # noqa: RUF012
         "family": "tango",
