@@ -189,3 +189,15 @@ def test_solve_falls_back_on_the_exact_search():
     result, how, grid = solve_one(puzzle, options)
     assert how == "exact search" and grid is not None and "." not in "".join(grid)
     assert solve_text(result, how).startswith("solution from the exact search")
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal(capsys):
+    from grader.cli.common import ProgressLines
+    from grader.cli.generate import _Progress
+
+    lines = ProgressLines("grading", 10, every=0.0)
+    lines(3)
+    assert capsys.readouterr().err.startswith("grading: 3 of 10 done, ")
+    with _Progress(True, "tango 6x6 hard", 2) as advance:  # pytest's stderr is no terminal
+        advance()
+    assert capsys.readouterr().out == ""

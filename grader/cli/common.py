@@ -47,7 +47,8 @@ class LazyConsole:
         self._settings = settings
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def real(self) -> Console:
+        """The rich console itself (for rich objects that take one, such as a progress bar)."""
         if self._console is None:
             from rich.console import Console
 
@@ -56,7 +57,10 @@ class LazyConsole:
                     raise BrokenPipeError
 
             self._console = _Console(**self._settings)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
 
 
 out: Console = LazyConsole(highlight=False, soft_wrap=False, emoji=False)  # type: ignore[assignment]
@@ -203,6 +207,37 @@ def grade_options(
         timeout=timeout,
         exact=exact,
     )
+
+
+class ProgressLines:
+    """Progress for logs and pipes, where a bar cannot redraw: a plain line on stderr every
+    ``every`` seconds (``generating: 3 of 10 done, 12 s``), as pip and tqdm do."""
+
+    def __init__(self, label: str, total: int, every: float = 5.0) -> None:
+        import time
+
+        self.label, self.total, self.every = label, total, every
+        self.started = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int | None = None) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            print(
+                f"{self.label}: {done} of {total or self.total} done, {now - self.started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (a progress bar) rather than a log or a pipe (lines)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def note(text: str) -> None:

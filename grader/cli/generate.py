@@ -12,8 +12,10 @@ from grader.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_TIMEOUT,
     CostsOpt,
+    ProgressLines,
     err,
     grader_app,
+    stderr_is_terminal,
 )
 from grader.errors import FieldProblem, UsageError
 
@@ -86,11 +88,11 @@ def grader_generate(
 ) -> None:
     import time
 
-    from grader.costs import load_costs
     from grader.bank import parse_size
+    from grader.costs import load_costs
     from grader.generator import Generator, Request, parse_rules
-    from grader.registry import get_family
     from grader.output import check_new, write_atomic
+    from grader.registry import get_family
 
     if output is not None:
         check_new(output, force)
@@ -153,7 +155,8 @@ def grader_generate(
 
 
 class _Progress:
-    """A rich progress bar on stderr (or nothing); the context value advances it by one."""
+    """A rich progress bar on a terminal, a plain line every few seconds otherwise (or
+    nothing); the context value advances it by one."""
 
     def __init__(self, show: bool, label: str, total: int) -> None:
         self.show, self.label, self.total = show, label, total
@@ -162,9 +165,18 @@ class _Progress:
     def __enter__(self) -> Callable[[], None]:
         if not self.show:
             return lambda: None
+        if not stderr_is_terminal():
+            lines = ProgressLines(f"generating {self.label}", self.total)
+            done = [0]
+
+            def advance() -> None:
+                done[0] += 1
+                lines(done[0])
+
+            return advance
         from rich.progress import Progress
 
-        self.bar = Progress(console=err, transient=True)
+        self.bar = Progress(console=err.real(), transient=True)
         self.bar.start()
         task = self.bar.add_task(self.label, total=self.total)
         return lambda: self.bar.advance(task)

@@ -27,7 +27,9 @@ class Binairo(Family):
     name = "binairo"
     title = "Binairo (Takuzu, Unruly)"
     default_size = (8, 8)
-    options = {"unique_lines": "no two rows and no two columns are equal (true/false)"}
+    options = {  # noqa: RUF012
+        "unique_lines": "no two rows and no two columns are equal (true/false)"
+    }
     schema = BinairoFile
     example = {  # noqa: RUF012
         "family": "binairo",

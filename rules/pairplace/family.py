@@ -41,7 +41,7 @@ class PairPlace(Family):
     name = "pairplace"
     title = "Pair place (edge colouring tables)"
     default_size = (6, 6)
-    options = {
+    options = {  # noqa: RUF012
         "header": "the letters (default A, B, C, ...: as many as --size says)",
         "graph": "complete (K_n, the default) or cycle",
         "edges": "another regular graph: its edges, e.g. AB,BC,CD,DA",
@@ -50,6 +50,7 @@ class PairPlace(Family):
     def size_text(self, size: tuple[int, int]) -> str:
         """Pair place sizes name the graph's letters: ``K6`` (``--size 6``)."""
         return f"K{size[1]} (--size {size[1]})"
+
     schema = PairPlaceFile
     example = {  # noqa: RUF012
         "family": "pairplace",

@@ -64,7 +64,7 @@ class Siteswap(Family):
     name = "siteswap"
     title = "Siteswap grid"
     default_size = (3, 4)
-    options = {
+    options = {  # noqa: RUF012
         "throws": "[lowest, highest] throw, 0-35 (default [1, 9])",
         "latin": "no throw twice in a run",
         "boxes": "sudoku boxes: true (default shape) or [rows, cols]",

@@ -64,7 +64,9 @@ class Sudoku(Family):
     name = "sudoku"
     title = "Sudoku"
     default_size = (9, 9)
-    options = {"box": "[rows, cols] of a box (default: the squarest shape that fits)"}
+    options = {  # noqa: RUF012
+        "box": "[rows, cols] of a box (default: the squarest shape that fits)"
+    }
     schema = SudokuFile
     example = {  # noqa: RUF012
         "family": "sudoku",
