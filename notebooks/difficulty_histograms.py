@@ -135,6 +135,10 @@ if published:
     order = ["trivial", "easy", "normal", "hard", "expert", "extreme", "unsolved"]
     table = pd.crosstab(binairo["published"], binairo["level"])
     table = table[[c for c in order if c in table.columns]]
+    sites = ["beginner", "easy", "medium", "normal", "hard", "very hard", "expert", "extreme"]
+    rank = {name: len(sites) for name in table.index}
+    rank.update({name: sites.index(name.lower()) for name in table.index if name.lower() in sites})
+    table = table.loc[sorted(table.index, key=lambda name: (rank[name], name))]  # easy first
     figure = Figure(figsize=(7, 0.45 * len(table) + 1.5), layout="constrained")
     axes = figure.add_subplot()
     axes.imshow(table.to_numpy(), cmap="Blues", aspect="auto")

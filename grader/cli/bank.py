@@ -39,6 +39,10 @@ PublishedFilter = Annotated[
         "--published/--unpublished", help="Only puzzles already published / not yet published."
     ),
 ]
+CountOpt = Annotated[
+    int | None,
+    typer.Option("--count", "-n", "--limit", help="At most this many.", min=1, metavar="N"),
+]
 OrderOpt = Annotated[str, typer.Option("--order", help="added, difficulty, hardest or effort.")]
 
 
@@ -74,7 +78,7 @@ def bank_list(
     min_difficulty: MinFilter = None,
     max_difficulty: MaxFilter = None,
     published: PublishedFilter = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most this many.", min=1)] = None,
+    limit: CountOpt = None,
     order: OrderOpt = "added",
     as_json: JsonOpt = False,
 ) -> None:
@@ -137,9 +141,7 @@ def bank_export(
     min_difficulty: MinFilter = None,
     max_difficulty: MaxFilter = None,
     published: PublishedFilter = None,
-    count: Annotated[
-        int | None, typer.Option("--count", "-n", help="At most this many.", min=1)
-    ] = None,
+    count: CountOpt = None,
     order: OrderOpt = "added",
     mark_published: Annotated[
         bool, typer.Option("--mark-published", help="Record the exported puzzles as published.")

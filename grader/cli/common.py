@@ -156,6 +156,13 @@ class Command(TyperCommand):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.params.append(_debug_option())
+        for param in self.params:  # usage without type noise: FILES..., SEED, not <int range>
+            if param.metavar is None and not getattr(param, "is_flag", False):
+                param.metavar = (param.name or "value").upper().replace("_", "-")
+            if param.param_type_name == "argument":  # FILES..., not {files}...
+                shown = param.metavar + ("..." if param.nargs != 1 else "")
+                shown = shown if param.required else f"[{shown}]"
+                param._usage_display_name = lambda shown=shown: shown  # type: ignore[attr-defined]
 
     def invoke(self, ctx: Any) -> Any:
         _Run.debug = bool(ctx.params.pop("debug", False))
