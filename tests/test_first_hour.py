@@ -201,3 +201,31 @@ def test_progress_lines_when_stderr_is_not_a_terminal(capsys):
     with _Progress(True, "tango 6x6 hard", 2) as advance:  # pytest's stderr is no terminal
         advance()
     assert capsys.readouterr().out == ""
+
+
+def test_bank_for_a_daily_site(tmp_path):
+    def grader_(*args):
+        result = run("grader", *args, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        return result
+
+    making = ("generate", "tango", "--level", "easy", "-n", "2", "--seed", "1", "--bank", "s.db")
+    grader_(*making)
+    again = grader_(*making)
+    assert "nothing new was made" in again.stderr and "--seed" in again.stderr
+    listed = [json.loads(x) for x in grader_("bank", "list", "s.db", "--json").stdout.splitlines()]
+    backwards = grader_("bank", "list", "s.db", "--json", "--order", "-added").stdout.splitlines()
+    assert [json.loads(x)["ref"] for x in backwards] == [e["ref"] for e in reversed(listed)]
+    header = grader_("bank", "list", "s.db", "--published", "-n", "1").stdout
+    assert "0 of 0 matching" in header
+    grader_("bank", "publish", "s.db", listed[0]["ref"])
+    published = grader_("bank", "list", "s.db", "--published", "--json").stdout.splitlines()
+    assert [json.loads(x)["ref"] for x in published] == [listed[0]["ref"]]
+    grader_("bank", "unpublish", "s.db", listed[0]["ref"])
+    grader_("bank", "export", "s.db", "--limit", "1", "-o", "site.jsonl")
+    exported = json.loads((tmp_path / "site.jsonl").read_text())
+    assert exported["solution"] and exported["meta"]["seed"] == 1 and exported["meta"]["version"]
+    report = json.loads(run("grade", "--json", "site.jsonl", cwd=tmp_path).stdout)
+    assert report["solution_check"] == "matches"
+    pointed = run("grader", "render", "s.db", "-o", "x.svg", cwd=tmp_path)
+    assert pointed.returncode == 2 and "grader bank export" in pointed.stderr

@@ -43,7 +43,13 @@ CountOpt = Annotated[
     int | None,
     typer.Option("--count", "-n", "--limit", help="At most this many.", min=1, metavar="N"),
 ]
-OrderOpt = Annotated[str, typer.Option("--order", help="added, difficulty, hardest or effort.")]
+OrderOpt = Annotated[
+    str,
+    typer.Option(
+        "--order",
+        help="added, difficulty, hardest or effort; '-' before one (e.g. -added) reverses it.",
+    ),
+]
 
 
 def _filters(
@@ -93,7 +99,7 @@ def bank_list(
             payload = {k: v for k, v in entry.to_dict().items() if k != "key"}
             print(json.dumps(payload, ensure_ascii=False))
         return
-    table = Table(title=f"{len(found)} of {total} puzzles", title_justify="left")
+    table = Table(title=f"{len(found)} of {total} matching puzzles", title_justify="left")
     for column in LIST_COLUMNS:
         table.add_column(column, justify="right" if column in ("difficulty", "effort") else "left")
     for entry in found:
@@ -162,3 +168,26 @@ def bank_export(
     )
     marked = ", marked published" if mark_published else ""
     note(f"wrote {len(found)} puzzle(s) to {output}{marked}")
+
+
+Refs = Annotated[list[str], typer.Argument(help="Refs (or prefixes), keys or ids.", metavar="REF")]
+
+
+@bank_app.command("publish", help="Record stored puzzles as published (today).")
+def bank_publish(bank: BankFile, refs: Refs) -> None:
+    from grader.bank import Bank
+
+    with Bank(bank, create=False) as store:
+        entries = [store.get(name) for name in refs]
+        changed = store.mark_published(e.ref for e in entries)
+    note(f"{bank}: {changed} puzzle(s) marked published")
+
+
+@bank_app.command("unpublish", help="Record stored puzzles as not published.")
+def bank_unpublish(bank: BankFile, refs: Refs) -> None:
+    from grader.bank import Bank
+
+    with Bank(bank, create=False) as store:
+        entries = [store.get(name) for name in refs]
+        changed = store.unpublish(e.ref for e in entries)
+    note(f"{bank}: {changed} puzzle(s) marked not published")

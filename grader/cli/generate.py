@@ -139,6 +139,12 @@ def grader_generate(
 
         added, known = grade_into(bank, (json.loads(line) for line in lines))
         err.print(f"bank {bank}: {added} added, {known} already there", markup=False)
+        if added == 0:
+            err.print(
+                f"nothing new was made: the same command and seed make the same puzzles; "
+                f"use another --seed (e.g. --seed {seed + 1}) or a larger -n for more",
+                markup=False,
+            )
     seconds = time.monotonic() - started
     where = f" to {output}" if output else ""
     err.print(
