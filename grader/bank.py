@@ -54,6 +54,23 @@ ORDERS = {
 }
 
 
+def order_sql(order: str) -> str:
+    """The SQL of an order name; ``-name`` (or ``name`` with ``reverse``) turns it round."""
+    reverse = order.startswith("-")
+    name = order.lstrip("-")
+    if name not in ORDERS:
+        raise UsageError(
+            f"--order: unknown order {order!r} "
+            f"(use {', '.join(ORDERS)}; '-' before one reverses it)"
+        )
+    if not reverse:
+        return ORDERS[name]
+    terms = []
+    for term in ORDERS[name].split(", "):
+        terms.append(term[: -len(" DESC")] if term.endswith(" DESC") else f"{term} DESC")
+    return ", ".join(terms)
+
+
 def canonical(puzzle: Puzzle) -> str:
     """The bank key: family and canonical form, equal for symmetric copies of a puzzle."""
     family = puzzle.family
@@ -73,6 +90,11 @@ def record_of(puzzle: Puzzle, report: dict[str, Any]) -> dict[str, Any]:
         if puzzle.data.get(extra) is not None:
             data.setdefault(extra, puzzle.data[extra])
     data["id"] = puzzle.id
+    if report["solved"] and report["solutions"] == 1:
+        data["solution"] = report["grid"]  # what a daily site shows the next day
+    meta = dict(puzzle.data.get("meta") or {})  # the generator's seed, level, version
+    meta.setdefault("version", report["version"])
+    data["meta"] = meta
     return {
         "key": canonical(puzzle),
         "family": puzzle.family.name,
@@ -283,9 +305,7 @@ class Bank:
             args.append(max_difficulty)
         if published is not None:
             where.append("published IS NOT NULL" if published else "published IS NULL")
-        if order not in ORDERS:
-            raise UsageError(f"--order: unknown order {order!r} (use {', '.join(ORDERS)})")
-        sql = f"SELECT * FROM puzzles WHERE {' AND '.join(where)} ORDER BY {ORDERS[order]}"
+        sql = f"SELECT * FROM puzzles WHERE {' AND '.join(where)} ORDER BY {order_sql(order)}"
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
@@ -305,6 +325,12 @@ class Bank:
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0]
+
+    def unpublish(self, refs: Iterable[str]) -> int:
+        """Clear the published date of these entries; the number changed."""
+        with self.db:
+            sql = "UPDATE puzzles SET published = NULL WHERE ref = ?"
+            return sum(self.db.execute(sql, (ref,)).rowcount for ref in refs)
 
     def mark_published(self, refs: Iterable[str], when: str | None = None) -> int:
         """Set the published date of these entries; the number changed."""
@@ -372,9 +398,9 @@ def select(
     path: str | Path, *, limit: int | None = None, **filters: Any
 ) -> tuple[list[Entry], int]:
     """The entries of the bank at ``path`` matching ``filters`` (see :meth:`Bank.query`; at
-    most ``limit``), and how many puzzles the bank holds."""
+    most ``limit``), and how many match in all."""
     with Bank(path, create=False) as store:
-        return store.query(limit=limit, **filters), store.count()
+        return store.query(limit=limit, **filters), len(store.query(**filters))
 
 
 def export_file(

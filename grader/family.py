@@ -90,6 +90,14 @@ class Family:
     schema: ClassVar[type[BaseModel]]
     example: ClassVar[dict[str, Any]] = {}
     """A small valid puzzle of the family (used to list its techniques and in docs)."""
+    default_size: ClassVar[tuple[int, int]] = (6, 6)
+    """The size (rows, cols) ``grader generate`` makes when ``--size`` is not given."""
+    options: ClassVar[Mapping[str, str]] = {}
+    """The family's options (a file's ``rules``, ``generate --rule KEY=VALUE``): name → meaning."""
+
+    def size_text(self, size: tuple[int, int]) -> str:
+        """How ``grader families`` and messages write a size (``ROWSxCOLS``)."""
+        return f"{size[0]}x{size[1]}"
 
     # -- files -------------------------------------------------------------------------------
 

@@ -249,7 +249,7 @@ class Generator:
 
     def _size_text(self) -> str:
         rows, cols = self.request.size
-        return f"{cols}x{rows}"
+        return f"{rows}x{cols}"
 
     def _out_of_time(self) -> bool:
         return self.deadline is not None and time.monotonic() > self.deadline
@@ -574,21 +574,6 @@ class UniqueHints(Hints):
 def generate(request: Request) -> Iterator[Generated]:
     """The puzzles of a request (see :class:`Request`)."""
     return Generator(request).puzzles()
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``WxH`` (width x height, as Tatham writes it) or ``N`` → (rows, cols)."""
-    parts = text.lower().replace(" ", "").split("x")
-    try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
-        raise UsageError(f"--size: {text!r} is not WxH or N") from None
-    if len(numbers) == 1:
-        numbers = numbers * 2
-    if len(numbers) != 2 or min(numbers) < 1:
-        raise UsageError(f"--size: {text!r} is not WxH or N with positive numbers")
-    width, height = numbers
-    return (height, width)
 
 
 def parse_rules(items: Sequence[str], unique_lines: bool = False) -> dict[str, object]:

@@ -6,6 +6,7 @@ of step costs (as HoDoKu scores), ``level`` the family's name for the hardest st
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from typing import Any
 from grader import __version__
 from grader.costs import Costs, choose
 from grader.engine import Engine, Run
+from grader.errors import InputError
 from grader.exact import SearchTimeout, count_solutions
 from grader.explain import Explainer
 from grader.family import Puzzle
@@ -205,6 +207,24 @@ def settings_of(techniques: list[Technique], options: GradeOptions) -> dict[str,
     }
 
 
+def as_puzzle(puzzle: Puzzle | dict[str, Any] | str | os.PathLike[str]) -> Puzzle:
+    """A loaded puzzle from a puzzle, a puzzle dict, or a file or game ID of one puzzle."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    from grader.loading import load, puzzle_from_dict
+
+    if isinstance(puzzle, dict):
+        return puzzle_from_dict(puzzle, "puzzle", str(puzzle.get("id", "puzzle")))
+    if isinstance(puzzle, str | os.PathLike):
+        found = load(os.fspath(puzzle))
+        if len(found) != 1:
+            raise InputError(
+                os.fspath(puzzle), "", f"holds {len(found)} puzzles; grade one at a time"
+            )
+        return found[0]
+    raise TypeError(f"expected a puzzle, a puzzle dict or a file name, not {type(puzzle)}")
+
+
 @dataclass
 class _Setup:
     """What :func:`grade` and :func:`hint` share: the techniques, the exact search's verdict
@@ -236,8 +256,12 @@ def _setup(puzzle: Puzzle, options: GradeOptions, deadline: float | None) -> _Se
     return _Setup(engine, solutions, solution, notes)
 
 
-def grade(puzzle: Puzzle, options: GradeOptions | None = None) -> Grade:
-    """Grade one puzzle: count its solutions, run the techniques, score the run."""
+def grade(
+    puzzle: Puzzle | dict[str, Any] | str | os.PathLike[str], options: GradeOptions | None = None
+) -> Grade:
+    """Grade one puzzle (loaded, a puzzle dict, or a file or game ID holding one): count its
+    solutions, run the techniques, score the run."""
+    puzzle = as_puzzle(puzzle)
     options = options or GradeOptions()
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout

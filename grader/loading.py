@@ -8,6 +8,7 @@ not a file but a family's text format (a Tatham game ID, an 81-character sudoku)
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,10 +53,7 @@ def entries(source: str) -> list[Entry]:
     if path.is_dir():
         raise InputError(source, "", "is a directory, expected a puzzle file")
     if not path.exists():
-        parsed = _from_text(source.strip(), source)
-        if parsed is not None:
-            return [Entry(source, source, parsed)]
-        raise InputError(source, "", "no such file (and not a puzzle ID either)")
+        return [Entry(source, source, _puzzle_word(source))]
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise InputError(source, "", f"is larger than {MAX_FILE_BYTES // 2**20} MiB")
@@ -89,6 +87,26 @@ def entries(source: str) -> list[Entry]:
             ]
         return [Entry(source, path.stem, data)]
     return _entries_of_lines(source, text, json_lines=False)
+
+
+FILE_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
+"""A word that looks like a file name (a folder separator or a suffix such as ``.jsonl``)."""
+
+
+def _puzzle_word(source: str) -> dict[str, Any]:
+    """The puzzle of a word that names no file: a game ID or a puzzle line that is valid as a
+    whole. Anything else is ``no such file`` (a file name of 81 characters is not a sudoku)."""
+    try:
+        parsed = _from_text(source.strip(), source)
+        if parsed is not None:
+            puzzle_from_dict(parsed, source, source)  # valid as a whole, or not a puzzle ID
+            return parsed
+        problem = ""
+    except InputError as error:
+        problem = str(error).removeprefix(f"{source}: ")
+    if problem and not FILE_LIKE.search(source):
+        raise InputError(source, "", f"no such file (nor a valid puzzle ID: {problem})")
+    raise InputError(source, "", "no such file")
 
 
 def _entries_of_lines(source: str, text: str, json_lines: bool) -> list[Entry]:

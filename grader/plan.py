@@ -31,8 +31,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from grader.bank import parse_size
 from grader.errors import InputError, UsageError, from_validation
-from grader.generator import MODES, Generator, Request, parse_size
+from grader.generator import MODES, Generator, Request
 
 
 class PlanRow(BaseModel):

@@ -36,9 +36,9 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import Image, display
 
-from grader.bank import Bank
+from grader.bank import Bank, parse_size
 from grader.batch import grade_many
-from grader.generator import Request, parse_size
+from grader.generator import Request
 from grader.histogram import save_histograms, technique_usage
 from grader.plan import run_plan
 
@@ -73,7 +73,7 @@ ROWS = [  # family, size, {level: count}, options
     ("binairo", "8x8", {"trivial": 12, "easy": 12, "normal": 12, "hard": 14}, {}),
     ("tango", "6x6", {"trivial": 10, "easy": 10, "normal": 10, "hard": 10, "expert": 10}, {}),
     ("sudoku", "9x9", {"trivial": 20, "easy": 30}, {}),
-    ("siteswap", "4x3", {"trivial": 13, "easy": 13}, SITESWAP),
+    ("siteswap", "3x4", {"trivial": 13, "easy": 13}, SITESWAP),
     ("siteswap", "4x4", {"trivial": 12, "easy": 12}, SITESWAP),
     ("path", "6x6", {"trivial": 12, "easy": 12, "normal": 12, "hard": 14}, {}),
     ("pairplace", "6x6", {"trivial": 12, "easy": 12}, {}),
@@ -180,6 +180,10 @@ if published:
     order = ["trivial", "easy", "normal", "hard", "expert", "extreme", "unsolved"]
     table = pd.crosstab(binairo["published"], binairo["level"])
     table = table[[c for c in order if c in table.columns]]
+    sites = ["beginner", "easy", "medium", "normal", "hard", "very hard", "expert", "extreme"]
+    rank = {name: len(sites) for name in table.index}
+    rank.update({name: sites.index(name.lower()) for name in table.index if name.lower() in sites})
+    table = table.loc[sorted(table.index, key=lambda name: (rank[name], name))]  # easy first
     figure = Figure(figsize=(7, 0.45 * len(table) + 1.5), layout="constrained")
     axes = figure.add_subplot()
     axes.imshow(table.to_numpy(), cmap="Blues", aspect="auto")

@@ -23,6 +23,7 @@ def screenshot(page, tmp_path, width=900, height=9000) -> np.ndarray:
     """The page as the browser draws it: an RGB array in 0..255."""
     from matplotlib.image import imread
 
+    tmp_path.mkdir(parents=True, exist_ok=True)
     html = tmp_path / "trace.html"
     html.write_text(page, encoding="utf-8")
     shot = tmp_path / "shot.png"
@@ -33,6 +34,9 @@ def screenshot(page, tmp_path, width=900, height=9000) -> np.ndarray:
         "--disable-gpu",
         "--hide-scrollbars",
         "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
         "--force-device-scale-factor=1",
         f"--user-data-dir={tmp_path / 'profile'}",
         f"--window-size={width},{height}",
@@ -72,3 +76,22 @@ def test_browser_draws_every_board_of_the_trace(tmp_path):
         assert pixels_of(image, HIGHLIGHT_COLOURS[role]) > cell * cell, role
     changed_cells = pixels_of(image, HIGHLIGHT_COLOURS["changed"]) / (cell - 2) ** 2
     assert changed_cells >= len(result.steps)
+
+
+def test_browser_opens_the_lookahead_chains(tmp_path):
+    from grader import GradeOptions
+
+    puzzle = load(str(EXAMPLES / "tango.json"))[0]
+    result = grade(puzzle, GradeOptions(techniques="-line-enumeration"))
+    chains = sum(1 for step in result.steps if step.data.get("chain"))
+    assert chains > 0
+    page = trace_html([result])
+    assert page.count("<details>") == chains
+    boards = len(result.steps) + 2
+    height = 400 * boards + 1200 + 300 * chains
+    closed = screenshot(page, tmp_path / "closed", height=height)
+    all_open = page.replace("<details>", "<details open>")
+    opened = screenshot(all_open, tmp_path / "open", height=height)
+    assert board_outlines(opened) == board_outlines(closed) == 2 * boards
+    ink = (closed.sum(axis=2) < 300).sum(), (opened.sum(axis=2) < 300).sum()
+    assert ink[1] > ink[0] + 200  # the chains' steps are drawn once opened

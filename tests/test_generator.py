@@ -11,7 +11,7 @@ from grader.costs import choose
 from grader.engine import Engine
 from grader.errors import FieldProblem, UsageError
 from grader.exact import count_solutions
-from grader.generator import Generator, Request, generate, parse_size
+from grader.generator import Generator, Request, generate
 from grader.loading import puzzle_from_dict
 
 LEVELS = ("trivial", "easy", "normal", "hard", "expert")
@@ -123,9 +123,3 @@ def test_impossible_requests_are_refused(request_args, error):
     with pytest.raises(UsageError):
         Generator(Request("binairo", (6, 6), "normal", count=0))
 
-
-def test_size_is_width_by_height():
-    assert parse_size("10x6") == (6, 10)
-    assert parse_size("8") == (8, 8)
-    with pytest.raises(UsageError):
-        parse_size("ax3")

@@ -106,7 +106,7 @@ def test_holes_split_runs_and_are_kept():
         {
             "family": "siteswap",
             "rules": {"nontrivial": True},
-            "grid": ["4.1", ". .", "...", "3"],
+            "grid": ["4.1", ". .", "...", "3  "],
             "size": [4, 3],
         }
     )

@@ -39,7 +39,17 @@ PublishedFilter = Annotated[
         "--published/--unpublished", help="Only puzzles already published / not yet published."
     ),
 ]
-OrderOpt = Annotated[str, typer.Option("--order", help="added, difficulty, hardest or effort.")]
+CountOpt = Annotated[
+    int | None,
+    typer.Option("--count", "-n", "--limit", help="At most this many.", min=1, metavar="N"),
+]
+OrderOpt = Annotated[
+    str,
+    typer.Option(
+        "--order",
+        help="added, difficulty, hardest or effort; '-' before one (e.g. -added) reverses it.",
+    ),
+]
 
 
 def _filters(
@@ -74,7 +84,7 @@ def bank_list(
     min_difficulty: MinFilter = None,
     max_difficulty: MaxFilter = None,
     published: PublishedFilter = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most this many.", min=1)] = None,
+    limit: CountOpt = None,
     order: OrderOpt = "added",
     as_json: JsonOpt = False,
 ) -> None:
@@ -89,7 +99,7 @@ def bank_list(
             payload = {k: v for k, v in entry.to_dict().items() if k != "key"}
             print(json.dumps(payload, ensure_ascii=False))
         return
-    table = Table(title=f"{len(found)} of {total} puzzles", title_justify="left")
+    table = Table(title=f"{len(found)} of {total} matching puzzles", title_justify="left")
     for column in LIST_COLUMNS:
         table.add_column(column, justify="right" if column in ("difficulty", "effort") else "left")
     for entry in found:
@@ -137,9 +147,7 @@ def bank_export(
     min_difficulty: MinFilter = None,
     max_difficulty: MaxFilter = None,
     published: PublishedFilter = None,
-    count: Annotated[
-        int | None, typer.Option("--count", "-n", help="At most this many.", min=1)
-    ] = None,
+    count: CountOpt = None,
     order: OrderOpt = "added",
     mark_published: Annotated[
         bool, typer.Option("--mark-published", help="Record the exported puzzles as published.")
@@ -160,3 +168,26 @@ def bank_export(
     )
     marked = ", marked published" if mark_published else ""
     note(f"wrote {len(found)} puzzle(s) to {output}{marked}")
+
+
+Refs = Annotated[list[str], typer.Argument(help="Refs (or prefixes), keys or ids.", metavar="REF")]
+
+
+@bank_app.command("publish", help="Record stored puzzles as published (today).")
+def bank_publish(bank: BankFile, refs: Refs) -> None:
+    from grader.bank import Bank
+
+    with Bank(bank, create=False) as store:
+        entries = [store.get(name) for name in refs]
+        changed = store.mark_published(e.ref for e in entries)
+    note(f"{bank}: {changed} puzzle(s) marked published")
+
+
+@bank_app.command("unpublish", help="Record stored puzzles as not published.")
+def bank_unpublish(bank: BankFile, refs: Refs) -> None:
+    from grader.bank import Bank
+
+    with Bank(bank, create=False) as store:
+        entries = [store.get(name) for name in refs]
+        changed = store.unpublish(e.ref for e in entries)
+    note(f"{bank}: {changed} puzzle(s) marked not published")

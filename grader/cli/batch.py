@@ -14,12 +14,14 @@ from grader.cli.common import (
     ForceOpt,
     GuessOpt,
     OutputOpt,
+    ProgressLines,
     TechOpt,
     TimeoutOpt,
     err,
     grade_options,
     grader_app,
     note,
+    stderr_is_terminal,
 )
 from grader.errors import UsageError
 
@@ -69,6 +71,9 @@ def grader_batch(
     journal = prepare_output(output, force=force, resume=resume, bank=bank, note=note)
     tasks = tasks_from(inputs)
     options = grade_options(techniques, costs, guess, timeout, exact)
+    shown: bool | ProgressLines = progress
+    if progress and not stderr_is_terminal():
+        shown = ProgressLines("grading", len(tasks))
     try:
         result = grade_to_file(
             tasks,
@@ -77,7 +82,7 @@ def grader_batch(
             workers=workers,
             dask=dask,
             chunk_size=chunk_size,
-            progress=progress,
+            progress=shown,
             resume=resume,
             bank=bank,
             note=note,

@@ -15,7 +15,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperCommand
 
 from grader.errors import InputError, UsageError
@@ -26,6 +25,8 @@ except ImportError:  # older typer raises click's own
     from click import ClickException as FrameworkError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from grader.family import Puzzle
     from grader.grading import GradeOptions
 
@@ -37,8 +38,33 @@ EXIT_CODES = (
     "reported; 1 internal error (--debug for the traceback)."
 )
 
-out = Console(highlight=False, soft_wrap=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+class LazyConsole:
+    """A rich console made on first use (importing rich costs start-up time that ``--help``
+    does not need), which lets a closed pipe reach :func:`main` (rich would exit 1 itself)."""
+
+    def __init__(self, **settings: Any) -> None:
+        self._settings = settings
+        self._console: Console | None = None
+
+    def real(self) -> Console:
+        """The rich console itself (for rich objects that take one, such as a progress bar)."""
+        if self._console is None:
+            from rich.console import Console
+
+            class _Console(Console):
+                def on_broken_pipe(self) -> None:
+                    raise BrokenPipeError
+
+            self._console = _Console(**self._settings)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
+
+
+out: Console = LazyConsole(highlight=False, soft_wrap=False, emoji=False)  # type: ignore[assignment]
+err: Console = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)  # type: ignore[assignment]
 
 Files = Annotated[list[str], typer.Argument(help="Puzzle files (.json, .jsonl, text) or game IDs.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per puzzle (JSON lines).")]
@@ -84,6 +110,23 @@ OutputOpt = Annotated[
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
 
+def _print_version(value: bool) -> None:
+    """``--version``: the installed version, then stop."""
+    if value:
+        from grader import __version__
+
+        print(f"grade {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+VersionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--version", help="Print the version and exit.", is_eager=True, callback=_print_version
+    ),
+]
+
+
 # ---------------------------------------------------------------------------------------------
 # --debug: one option on every command, read by main()
 # ---------------------------------------------------------------------------------------------
@@ -113,6 +156,13 @@ class Command(TyperCommand):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.params.append(_debug_option())
+        for param in self.params:  # usage without type noise: FILES..., SEED, not <int range>
+            if param.metavar is None and not getattr(param, "is_flag", False):
+                param.metavar = (param.name or "value").upper().replace("_", "-")
+            if param.param_type_name == "argument":  # FILES..., not {files}...
+                shown = param.metavar + ("..." if param.nargs != 1 else "")
+                shown = shown if param.required else f"[{shown}]"
+                param._usage_display_name = lambda shown=shown: shown  # type: ignore[attr-defined]
 
     def invoke(self, ctx: Any) -> Any:
         _Run.debug = bool(ctx.params.pop("debug", False))
@@ -134,6 +184,11 @@ grader_app = App(
     no_args_is_help=True,
     help="Grade, solve, explain and generate grid logic puzzles. " + EXIT_CODES,
 )
+
+
+@grader_app.callback()
+def _grader(version: VersionOpt = False) -> None:
+    """Grade, solve, explain and generate grid logic puzzles."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,6 +214,37 @@ def grade_options(
         timeout=timeout,
         exact=exact,
     )
+
+
+class ProgressLines:
+    """Progress for logs and pipes, where a bar cannot redraw: a plain line on stderr every
+    ``every`` seconds (``generating: 3 of 10 done, 12 s``), as pip and tqdm do."""
+
+    def __init__(self, label: str, total: int, every: float = 5.0) -> None:
+        import time
+
+        self.label, self.total, self.every = label, total, every
+        self.started = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int | None = None) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            print(
+                f"{self.label}: {done} of {total or self.total} done, {now - self.started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (a progress bar) rather than a log or a pipe (lines)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def note(text: str) -> None:
@@ -211,13 +297,20 @@ def main(app: typer.Typer, prog: str) -> None:
         err.print("interrupted")
         code = EXIT_INTERRUPTED
     except BrokenPipeError:
-        code = EXIT_OK
+        code = _closed_pipe()
+    except SystemExit as stop:  # the framework's own exit: a closed pipe is not an error
+        code = _closed_pipe() if _pipe_closed() else stop.code
     except typer.Exit as stop:
         code = stop.exit_code
+        if code == EXIT_INTERRUPTED:
+            err.print("interrupted")
     except typer.Abort:
         err.print("interrupted")
         code = EXIT_INTERRUPTED
     except FrameworkError as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # `grader` alone: its help, as click
+            error.show()
+            sys.exit(error.exit_code)
         message = " ".join(str(error.format_message()).split())
         if "Missing argument" in message or "No such command" in message:
             message += " (see --help)"
@@ -232,3 +325,20 @@ def main(app: typer.Typer, prog: str) -> None:
         )
         code = EXIT_INTERNAL
     sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+def _pipe_closed() -> bool:
+    """Whether the framework found stdout closed (it wraps stdout and exits 1 then)."""
+    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
+
+
+def _closed_pipe() -> int:
+    """Stdout was closed by the reader (``| head``): stop quietly with exit code 0."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+    except (OSError, ValueError):
+        pass
+    return EXIT_OK

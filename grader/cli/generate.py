@@ -11,8 +11,10 @@ from grader.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_TIMEOUT,
     CostsOpt,
+    ProgressLines,
     err,
     grader_app,
+    stderr_is_terminal,
 )
 from grader.errors import FieldProblem, UsageError
 
@@ -27,7 +29,14 @@ def grader_generate(
         str | None,
         typer.Argument(help="The family, e.g. binairo, tango, sudoku (not with --plan)."),
     ] = None,
-    size: Annotated[str, typer.Option("--size", help="WxH (width x height) or N.")] = "6x6",
+    size: Annotated[
+        str | None,
+        typer.Option(
+            "--size",
+            help="ROWSxCOLS or N (default: the family's size, see grader families).",
+            metavar="ROWSxCOLS",
+        ),
+    ] = None,
     level: Annotated[str, typer.Option("--level", help="A level name (or a family's band).")] = (
         "normal"
     ),
@@ -100,10 +109,12 @@ def grader_generate(
         ),
     ] = None,
 ) -> None:
+    from grader.bank import parse_size
     from grader.costs import load_costs
-    from grader.generator import Request, parse_rules, parse_size
+    from grader.generator import Request, parse_rules
     from grader.output import check_new
     from grader.parallel import generate_run
+    from grader.registry import get_family
 
     if plan is not None:
         _run_plan(plan, family, bank, output, workers, dask, timeout, progress)
@@ -113,6 +124,10 @@ def grader_generate(
     if output is not None:
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
+    if size is None:
+        known = get_family(family)
+        rows, cols = known.default_size if known is not None else (6, 6)
+        size = f"{rows}x{cols}"
     request = Request(
         family=family,
         size=parse_size(size),
@@ -142,6 +157,12 @@ def grader_generate(
     if result.banked is not None:
         added, known = result.banked
         err.print(f"bank {bank}: {added} added, {known} already there", markup=False)
+        if added == 0:
+            err.print(
+                f"nothing new was made: the same command and seed make the same puzzles; "
+                f"use another --seed (e.g. --seed {seed + 1}) or a larger -n for more",
+                markup=False,
+            )
     where = f" to {output}" if output else ""
     err.print(
         f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
@@ -221,7 +242,8 @@ class _PlanProgress:
 
 
 class _Progress:
-    """A rich progress bar on stderr (or nothing); the context value advances it by one."""
+    """A rich progress bar on a terminal, a plain line every few seconds otherwise (or
+    nothing); the context value advances it by one."""
 
     def __init__(self, show: bool, label: str, total: int) -> None:
         self.show, self.label, self.total = show, label, total
@@ -230,9 +252,18 @@ class _Progress:
     def __enter__(self) -> Callable[[], None]:
         if not self.show:
             return lambda: None
+        if not stderr_is_terminal():
+            lines = ProgressLines(f"generating {self.label}", self.total)
+            done = [0]
+
+            def advance() -> None:
+                done[0] += 1
+                lines(done[0])
+
+            return advance
         from rich.progress import Progress
 
-        self.bar = Progress(console=err, transient=True)
+        self.bar = Progress(console=err.real(), transient=True)
         self.bar.start()
         task = self.bar.add_task(self.label, total=self.total)
         return lambda: self.bar.advance(task)

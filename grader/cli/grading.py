@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from grader.family import Puzzle
+    from grader.grading import Grade, GradeOptions
 
 from grader.cli.common import (
     EXIT_CODES,
@@ -22,6 +26,7 @@ from grader.cli.common import (
     TechOpt,
     TimeoutOpt,
     TraceOpt,
+    VersionOpt,
     err,
     grade_app,
     grade_options,
@@ -87,31 +92,84 @@ def grade_command(
     exact: ExactOpt = True,
     html: HtmlOpt = None,
     force: ForceOpt = False,
+    version: VersionOpt = False,
 ) -> None:
     raise typer.Exit(
         run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
     )
 
 
-@grader_app.command("solve", help="Print the solution, with the steps that found it.")
+@grader_app.command(
+    "solve",
+    help="Print the solution, with the steps that found it: the techniques (guessing when "
+    "stuck) or, when they cannot finish (--timeout), the exact search, which the output names.",
+)
 def grader_solve(
     files: Files,
+    as_json: JsonOpt = False,
+    steps: Annotated[
+        bool, typer.Option("--steps/--no-steps", help="Print the numbered steps first.")
+    ] = True,
     costs: CostsOpt = None,
     techniques: TechOpt = None,
     timeout: TimeoutOpt = None,
 ) -> None:
-    from grader.grading import grade
-    from grader.report import board_text, solve_verdict
+    from grader.grading import step_dict
+    from grader.report import board_text, print_trace
 
     options = grade_options(techniques, costs, True, timeout, True)
-    sources = Sources(files)
+    sources = Sources(files, as_json)
     for puzzle in sources:
-        result = grade(puzzle, options)
-        out.print(f"{puzzle.id}: {solve_verdict(result)}")
-        out.print(board_text(result.grid()))
-        if result.run.status == "timeout":
+        result, how, grid = solve_one(puzzle, options)
+        if as_json:
+            payload = {
+                "id": puzzle.id,
+                "family": puzzle.family.name,
+                "solutions": result.solutions,
+                "solved_by": how,
+                "verdict": solve_text(result, how),
+                "solution": grid,
+            }
+            if steps:
+                ex = result.explainer()
+                payload["steps"] = [step_dict(step, ex) for step in result.steps]
+            print(json.dumps(payload, ensure_ascii=False), flush=True)
+        else:
+            if steps and result.steps:
+                print_trace(out, result)
+            out.print(f"{puzzle.id}: {solve_text(result, how)}", markup=False)
+            out.print(board_text(grid if grid is not None else result.grid()))
+        if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
+
+
+def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
+    """Grade ``puzzle`` for its solution: the report, who found the solution (``techniques``,
+    ``guesses`` or ``exact search``; None if nobody) and the solution's rows (or None)."""
+    from grader.grading import grade
+    from grader.model import mask_of
+
+    result = grade(puzzle, options)
+    if result.solved and result.solutions != "2+":
+        guessed = any(step.technique == "guess" for step in result.steps)
+        return result, "guesses" if guessed else "techniques", result.grid()
+    if result.solution is not None:
+        state = [mask_of([value]) for value in result.solution]
+        return result, "exact search", puzzle.family.format_grid(puzzle.model, state)
+    return result, None, None
+
+
+def solve_text(result: Grade, how: str | None) -> str:
+    """One line saying how the solve ended."""
+    from grader.report import solve_verdict
+
+    if how == "exact search":
+        return (
+            f"solution from the exact search (the techniques stopped: {result.status_text()}, "
+            f"{result.remaining} cells open)"
+        )
+    return solve_verdict(result)
 
 
 @grader_app.command("hint", help="Print the next step only, with its explanation.")

@@ -65,12 +65,19 @@ def grader_techniques(
     out.print(table)
 
 
-@grader_app.command("families", help="List the installed puzzle families.")
+@grader_app.command(
+    "families",
+    help="List the installed puzzle families: title, default size (rows x cols) and options "
+    "(a file's rules, generate --rule KEY=VALUE).",
+)
 def grader_families() -> None:
     from grader.registry import families
 
     for name, family in families().items():
-        out.print(f"{name:<10} {family.title}")
+        size = family.size_text(family.default_size)
+        out.print(f"{name:<10} {family.title} (default size {size})", markup=False)
+        for option, meaning in family.options.items():
+            out.print(f"{'':<10}   {option}: {meaning}", markup=False)
 
 
 @grader_app.command("canon", help="Print each puzzle's canonical key (equal for symmetric copies).")

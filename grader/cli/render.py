@@ -70,6 +70,11 @@ def grader_render(
     except ValueError as error:
         raise UsageError(f"{output}: {error}") from None
     check_new(output, force)
+    if file.lower().endswith(".db"):
+        raise UsageError(
+            f"{file}: a puzzle bank, not a puzzle file; take puzzles out with "
+            f"'grader bank export {file} -o puzzles.jsonl' (or 'grader bank show {file} REF')"
+        )
     puzzle = one_puzzle(file, index)
     if solve or step is not None:
         from grader.grading import grade

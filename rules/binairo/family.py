@@ -26,6 +26,10 @@ from rules.schema import grid_size, parse_cells, solution_values
 class Binairo(Family):
     name = "binairo"
     title = "Binairo (Takuzu, Unruly)"
+    default_size = (8, 8)
+    options = {  # noqa: RUF012
+        "unique_lines": "no two rows and no two columns are equal (true/false)"
+    }
     schema = BinairoFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (6, 6): ("trivial", "easy", "normal"),

@@ -40,6 +40,17 @@ from rules.pairplace.techniques import pairplace_table
 class PairPlace(Family):
     name = "pairplace"
     title = "Pair place (edge colouring tables)"
+    default_size = (6, 6)
+    options = {  # noqa: RUF012
+        "header": "the letters (default A, B, C, ...: as many as --size says)",
+        "graph": "complete (K_n, the default) or cycle",
+        "edges": "another regular graph: its edges, e.g. AB,BC,CD,DA",
+    }
+
+    def size_text(self, size: tuple[int, int]) -> str:
+        """Pair place sizes name the graph's letters: ``K6`` (``--size 6``)."""
+        return f"K{size[1]} (--size {size[1]})"
+
     schema = PairPlaceFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (6, 6): ("trivial", "easy"),

@@ -54,6 +54,7 @@ UNIQUE_TRIES = 200
 class PathPuzzles(Family):
     name = "path"
     title = "Path Puzzles"
+    default_size = (6, 6)
     schema = PathFile
     cell_hints = False
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)

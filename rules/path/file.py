@@ -47,9 +47,17 @@ class PathFile(PuzzleFileBase):
     cols: int | None = None
     row_clues: list[int | None] | None = None
     col_clues: list[int | None] | None = None
-    doors: list[tuple[int, int, str] | DoorObject]
-    holes: list[tuple[int, int]] = Field(default_factory=list)
-    walls: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    doors: list[tuple[int, int, str] | DoorObject] = Field(
+        description="[row, col, side N/E/S/W] of a boundary cell; rows and columns count from 0 "
+        "(explanations say r1c1 for [0, 0])"
+    )
+    holes: list[tuple[int, int]] = Field(
+        default_factory=list, description="[row, col] of cut-out cells, counted from 0"
+    )
+    walls: list[tuple[int, int, int, int]] = Field(
+        default_factory=list,
+        description="[r1, c1, r2, c2]: a wall between two adjacent cells, counted from 0",
+    )
     edge_model: dict[str, Any] | None = None
     solution: list[str] | None = None
     solution_path: list[tuple[int, int]] | None = None

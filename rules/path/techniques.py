@@ -382,6 +382,8 @@ class Reachability(Technique):
                     )
 
     def explain(self, step: Step, ex: Explainer) -> str:
+        if "doors" not in step.data:  # the contradiction step (inside a lookahead chain)
+            return step.contradiction or "the path cannot be linked door to door"
         anchor = step.data["anchor"]
         if anchor is not None and step.data["doors"] >= 2:
             return f"these cells cannot be reached from {ex.cell(anchor)}, which is on the path"

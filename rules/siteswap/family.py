@@ -63,6 +63,18 @@ def repetition(model: Model, values: Sequence[int]) -> dict[str, int]:
 class Siteswap(Family):
     name = "siteswap"
     title = "Siteswap grid"
+    default_size = (3, 4)
+    options = {  # noqa: RUF012
+        "throws": "[lowest, highest] throw, 0-35 (default [1, 9])",
+        "latin": "no throw twice in a run",
+        "boxes": "sudoku boxes: true (default shape) or [rows, cols]",
+        "nontrivial": "each run holds two different throws",
+        "distinct": "runs of equal length differ, also up to rotation",
+        "holes": "generate: cut-out cells, [[row, col], ...] counted from 0",
+        "min_distinct_runs": "generate: at least this many distinct runs",
+        "min_distinct_boxes": "generate: at least this many distinct boxes",
+        "solution_tries": "generate: random grids tried per puzzle for the minimums",
+    }
     schema = SiteswapFile
     reachable = {(3, 4): ("trivial",), (4, 4): ("trivial",)}  # noqa: RUF012
     """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too."""

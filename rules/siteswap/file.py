@@ -57,8 +57,12 @@ def grid_shape(size: tuple[int, int] | int | None, grid: Sequence[str]) -> tuple
     require(max(rows, cols) <= MAX_SIDE, "size", f"{rows}x{cols} is larger than {MAX_SIDE}")
     require(len(grid) == rows, "grid", f"has {len(grid)} rows, expected {rows}")
     for r, row in enumerate(grid):
-        # Trailing holes may be left out of a row.
-        require(len(row) <= cols, "grid", f"row {r + 1} has {len(row)} cells, expected {cols}")
+        require(
+            len(row) == cols,
+            "grid",
+            f"row {r + 1} has {len(row)} cells, expected {cols}"
+            + (" (a hole is a space, written out)" if len(row) < cols else ""),
+        )
     return rows, cols
 
 

@@ -64,6 +64,10 @@ LEVEL_BANDS: dict[str, tuple[float, float]] = {
 class Sudoku(Family):
     name = "sudoku"
     title = "Sudoku"
+    default_size = (9, 9)
+    options = {  # noqa: RUF012
+        "box": "[rows, cols] of a box (default: the squarest shape that fits)"
+    }
     schema = SudokuFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (4, 4): ("trivial",),

@@ -87,7 +87,8 @@ LINE = re.compile(r"^[0-9A-Za-z.]+$")
 
 
 def parse_solo_id(text: str) -> dict[str, Any] | None:
-    """A sudoku dict from a Simon Tatham Solo game ID (``3x3:a2b5_c...``)."""
+    """A sudoku dict from a Simon Tatham Solo game ID (``3x3:a2b5_c...``). In ``CxR`` a box
+    is C rows tall and R columns wide (solo.c: block of cell (y, x) is (y/c)*c + x/r)."""
     match = SOLO_ID.match(text)
     if match is None:
         return None
@@ -118,7 +119,7 @@ def parse_solo_id(text: str) -> dict[str, Any] | None:
     return {
         "family": "sudoku",
         "size": n,
-        "box": [r, c],
+        "box": [c, r],  # in Solo's CxR a box is c rows tall and r columns wide
         "grid": grid,
         "source": f"Solo game ID {text}",
     }
@@ -165,7 +166,7 @@ def solo_id(model: Model, state: State) -> str:
         step = min(run, 26)
         out.append(chr(ord("a") + step - 1))
         run -= step
-    return f"{bc}x{br}:{''.join(out)}"
+    return f"{br}x{bc}:{''.join(out)}"  # Solo's CxR: boxes c rows tall, r columns wide
 
 
 def clue_state(model: Model, grid: Sequence[str]) -> State:

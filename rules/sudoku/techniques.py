@@ -18,6 +18,7 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.chains import ChainTechnique
 from grader.techniques.fish import Fish
+from grader.techniques.guess import Guess
 from grader.techniques.houses import HiddenSubset, Houses, NakedSubset, houses_of
 from rules.houses import house_table
 
@@ -253,6 +254,7 @@ def sudoku_table(n: int) -> list[TechniqueSpec]:
                 (5, 11.0, "nested-dynamic-forcing-chains-plus"),
             )
         ),
+        TechniqueSpec(Guess, 12.0, "extreme", default=False),  # only with --guess
     ]
     if big:
         # Nested dynamic chains cost minutes on 16x16 and 25x25: off unless asked for.

@@ -25,6 +25,7 @@ from rules.tango.techniques import tango_table
 class Tango(Family):
     name = "tango"
     title = "LinkedIn Tango"
+    default_size = (6, 6)
     schema = TangoFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; extreme was not settled)
         (6, 6): ("trivial", "easy", "normal", "hard", "expert"),

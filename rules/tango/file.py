@@ -17,7 +17,11 @@ class TangoFile(PuzzleFileBase):
     family: Literal["tango"]
     size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
     grid: list[str]
-    signs: list[Sign] = Field(default_factory=list, description="[r1, c1, r2, c2, '=' or 'x']")
+    signs: list[Sign] = Field(
+        default_factory=list,
+        description="[r1, c1, r2, c2, '=' or 'x'] between two adjacent cells; rows and columns "
+        "count from 0 (explanations say r1c1 for [0, 0])",
+    )
     solution: list[str] | None = None
 
 

@@ -1,0 +1,49 @@
+"""Start-up cost: CPU seconds (user + system, children included) of ``grade --help`` and of
+``python -c "import grader"``, the median of several runs.
+
+    python bench/startup.py                      # the active environment
+    python bench/startup.py --venv /path/.venv   # another installation (before/after)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+
+def cpu_seconds(command: list[str]) -> float:
+    """CPU seconds one run of ``command`` takes (its children's user + system time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    """Print the median CPU seconds of each start-up command."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--venv", help="A virtual environment to measure (default: this one).")
+    parser.add_argument("--runs", type=int, default=7, help="Runs per command (median).")
+    args = parser.parse_args()
+    bin_dir = Path(args.venv) / "bin" if args.venv else Path(sys.executable).parent
+    python = str(bin_dir / "python")
+    commands = {
+        "grade --help": [str(bin_dir / "grade"), "--help"],
+        "grader --help": [str(bin_dir / "grader"), "--help"],
+        "python -c 'import grader'": [python, "-c", "import grader"],
+    }
+    os.environ.pop("PYTHONPROFILEIMPORTTIME", None)
+    print(f"environment: {bin_dir.parent}")
+    for name, command in commands.items():
+        cpu_seconds(command)  # warm the file cache
+        runs = [cpu_seconds(command) for _ in range(args.runs)]
+        print(f"{name:<28} {statistics.median(runs):.3f} CPU s (median of {args.runs})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+"""Issue 15, the first hour: what a new user trips over, one test per bug."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from test_cli import run
+
+import grader
+from conftest import EXAMPLES
+from grader.errors import InputError
+
+
+@pytest.mark.parametrize("word", ["collection.jsonl", "abcdefghijklmnopqrstuvwxyz0123456789"])
+def test_a_missing_file_says_no_such_file_whatever_its_length(tmp_path, word):
+    result = run("grade", word, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith(f"error: {word}: no such file")
+    assert "Traceback" not in result.stderr
+
+
+def test_batch_of_a_missing_file_writes_nothing(tmp_path):
+    result = run("grader", "batch", "collection.jsonl", "-o", "grades.csv", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: collection.jsonl: no such file"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_id_still_loads_and_a_broken_one_says_why():
+    assert run("grade", "8x8u:aebakdClaAcCeBGd").returncode == 0
+    result = run("grade", "8x8u:aebakdClaAcCeBGx")
+    assert result.returncode == 2
+    assert "no such file (nor a valid puzzle ID: " in result.stderr
+
+
+def test_closed_pipe_exits_quietly():
+    files = sorted(str(p) for p in EXAMPLES.glob("*.json"))
+    for extra in ([], ["--trace"]):
+        code = "import sys; from grader.cli import grade_main; sys.argv[0] = 'grade'; grade_main()"
+        process = subprocess.Popen(
+            [sys.executable, "-c", code, "--json", *extra, *files],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read().decode()
+        assert process.wait(timeout=120) == 0, stderr
+        assert stderr == ""
+
+
+def test_grader_alone_prints_its_help():
+    result = run("grader")
+    assert "Usage: grader" in result.stderr + result.stdout
+    assert "Commands" in result.stderr + result.stdout
+    assert not result.stderr.startswith("error:")
+
+
+@pytest.mark.parametrize("app", ["grade", "grader"])
+def test_version(app):
+    result = run(app, "--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"grade {grader.__version__}"
+
+
+def test_grade_takes_a_path_a_dict_or_a_puzzle():
+    path = EXAMPLES / "tango.json"
+    by_path = grader.grade(str(path))
+    assert by_path.to_dict()["family"] == "tango"
+    assert grader.grade(path).level == by_path.level
+    assert grader.grade(json.loads(path.read_text())).level == by_path.level
+    assert grader.grade(grader.load(str(path))[0]).level == by_path.level
+    with pytest.raises(InputError, match="no such file"):
+        grader.grade("nothing-here.json")
+
+
+def test_import_grader_is_cheap():
+    heavy = "('pandas', 'pydantic', 'grader.batch', 'rich')"
+    code = f"import sys, grader; print(sorted(m for m in {heavy} if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]"
+
+
+# Simon Tatham's Solo IDs: in "CxR" a box is C rows tall and R columns wide (solo.c numbers the
+# block of cell (y, x) as (y / c) * c + x / r). These IDs come from Solo's own generator
+# (sgt-solo --generate 1 2x3db, and 3x4db).
+SOLO_6X6 = "2x3:3a1d4_6c6b1d5b3c2_4d3a5"
+SOLO_12X12 = (
+    "3x4:1_4c12_7_6b8b11a3_2c12a1b9b11d6a5b6b2b11f12c10a2a4c11b3b8_5_1_8_5_11b9b3c7a3a4c2f9b11"
+    "b1b10a5d11b7b7a2c12_8a3b6b8_4_2c12_11"
+)
+
+
+def is_sudoku_solution(rows: list[str], box_rows: int, box_cols: int) -> bool:
+    """Every row, column and box of ``rows`` holds each symbol once."""
+    n = len(rows)
+    units = [list(row) for row in rows] + [[row[c] for row in rows] for c in range(n)]
+    for top in range(0, n, box_rows):
+        for left in range(0, n, box_cols):
+            box = [rows[r][left : left + box_cols] for r in range(top, top + box_rows)]
+            units.append(list("".join(box)))
+    return all(len(set(unit)) == n and "." not in unit for unit in units)
+
+
+@pytest.mark.parametrize(("game_id", "box"), [(SOLO_6X6, (2, 3)), (SOLO_12X12, (3, 4))])
+def test_solo_ids_have_boxes_c_rows_tall(game_id, box):
+    from rules.sudoku.file import clue_state, solo_id
+
+    puzzle = grader.load(game_id)[0]
+    assert tuple(puzzle.model.options["box"]) == box
+    report = grader.grade(puzzle).to_dict()
+    assert report["solutions"] == 1 and report["solved"]
+    assert is_sudoku_solution(report["grid"], *box)
+    assert not is_sudoku_solution(report["grid"], box[1], box[0])
+    clues = clue_state(puzzle.model, puzzle.data["grid"])
+    assert solo_id(puzzle.model, clues) == game_id
+
+
+def test_a_short_siteswap_row_is_refused(tmp_path):
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps({"family": "siteswap", "size": [2, 3], "grid": ["6..", ".8"]}))
+    result = run("grade", str(path))
+    assert result.returncode == 2
+    assert f"{path}: grid: row 2 has 2 cells, expected 3" in result.stderr
+
+
+def test_size_is_rows_by_cols_in_generate_reports_and_bank(tmp_path):
+    made = run(
+        "grader", "generate", "siteswap", "--size", "4x3", "--level", "easy", "--seed", "1",
+        "--rule", "nontrivial=true", "--rule", "distinct=true", "--bank", "ss.db",
+        "-o", "ss.jsonl", cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    data = json.loads((tmp_path / "ss.jsonl").read_text().splitlines()[0])
+    assert len(data["grid"]) == 4 and len(data["grid"][0]) == 3
+    report = json.loads(run("grade", "--json", "ss.jsonl", cwd=tmp_path).stdout)
+    assert report["size"] == [4, 3]
+    listed = run("grader", "bank", "list", "ss.db", "--size", "4x3", "--json", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert len(listed.stdout.strip().splitlines()) == 1
+
+
+def test_families_show_default_sizes_and_options():
+    result = run("grader", "families")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("sudoku") and "default size 9x9" in line for line in lines)
+    assert any(line.startswith("pairplace") and "K6" in line for line in lines)
+    assert "unique_lines" in result.stdout and "nontrivial" in result.stdout
+
+
+def test_generate_makes_the_family_default_size():
+    result = run("grader", "generate", "sudoku", "--level", "easy", "--seed", "2")
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads(result.stdout)["grid"]) == 9
+
+
+@pytest.mark.parametrize("family", ["binairo", "tango", "sudoku", "siteswap", "path", "pairplace"])
+def test_guess_is_in_every_table(family):
+    from grader.costs import technique_table
+    from grader.loading import puzzle_from_dict
+    from grader.registry import get_family
+
+    fam = get_family(family)
+    model = puzzle_from_dict(fam.example, family, family).model
+    specs = {spec.technique_name: spec for spec in technique_table(fam, model)}
+    assert "guess" in specs and not specs["guess"].default
+
+
+def test_solve_prints_the_solution_and_says_who_found_it():
+    result = run("grader", "solve", "--json", "--techniques", "pair", str(EXAMPLES / "tango.json"))
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["solved_by"] == "guesses" and "." not in "".join(payload["solution"])
+    assert payload["steps"] and payload["steps"][0]["technique"]
+    text = run("grader", "solve", str(EXAMPLES / "binairo.json"))
+    assert "solved by deduction" in text.stdout and "  1. [" in text.stdout
+
+
+def test_solve_falls_back_on_the_exact_search():
+    from grader.cli.grading import solve_one, solve_text
+
+    puzzle = grader.load(str(EXAMPLES / "tango.json"))[0]
+    options = grader.GradeOptions(techniques="pair", guess=False)
+    result, how, grid = solve_one(puzzle, options)
+    assert how == "exact search" and grid is not None and "." not in "".join(grid)
+    assert solve_text(result, how).startswith("solution from the exact search")
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal(capsys):
+    from grader.cli.common import ProgressLines
+    from grader.cli.generate import _Progress
+
+    lines = ProgressLines("grading", 10, every=0.0)
+    lines(3)
+    assert capsys.readouterr().err.startswith("grading: 3 of 10 done, ")
+    with _Progress(True, "tango 6x6 hard", 2) as advance:  # pytest's stderr is no terminal
+        advance()
+    assert capsys.readouterr().out == ""
+
+
+def test_bank_for_a_daily_site(tmp_path):
+    def grader_(*args):
+        result = run("grader", *args, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        return result
+
+    making = ("generate", "tango", "--level", "easy", "-n", "2", "--seed", "1", "--bank", "s.db")
+    grader_(*making)
+    again = grader_(*making)
+    assert "nothing new was made" in again.stderr and "--seed" in again.stderr
+    listed = [json.loads(x) for x in grader_("bank", "list", "s.db", "--json").stdout.splitlines()]
+    backwards = grader_("bank", "list", "s.db", "--json", "--order", "-added").stdout.splitlines()
+    assert [json.loads(x)["ref"] for x in backwards] == [e["ref"] for e in reversed(listed)]
+    header = grader_("bank", "list", "s.db", "--published", "-n", "1").stdout
+    assert "0 of 0 matching" in header
+    grader_("bank", "publish", "s.db", listed[0]["ref"])
+    published = grader_("bank", "list", "s.db", "--published", "--json").stdout.splitlines()
+    assert [json.loads(x)["ref"] for x in published] == [listed[0]["ref"]]
+    grader_("bank", "unpublish", "s.db", listed[0]["ref"])
+    grader_("bank", "export", "s.db", "--limit", "1", "-o", "site.jsonl")
+    exported = json.loads((tmp_path / "site.jsonl").read_text())
+    assert exported["solution"] and exported["meta"]["seed"] == 1 and exported["meta"]["version"]
+    report = json.loads(run("grade", "--json", "site.jsonl", cwd=tmp_path).stdout)
+    assert report["solution_check"] == "matches"
+    pointed = run("grader", "render", "s.db", "-o", "x.svg", cwd=tmp_path)
+    assert pointed.returncode == 2 and "grader bank export" in pointed.stderr
