@@ -14,7 +14,7 @@ eliminations of the placed value from the peers, as a player crossing it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import reduce
 from itertools import combinations
@@ -368,6 +368,19 @@ class DirectLockedCandidates(Technique):
 # -- subsets -----------------------------------------------------------------------------------
 
 
+def naked_groups(masks: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Groups of ``k`` keys whose masks hold only ``k`` values between them (a naked subset),
+    each with that union, in the order of ``masks``: ``naked_groups({7: 0b11, 8: 0b11}, 2)``
+    gives ``((7, 8), 0b11)``."""
+    small = [key for key, mask in masks.items() if mask.bit_count() <= k]
+    for group in combinations(small, k):
+        union = 0
+        for key in group:
+            union |= masks[key]
+        if union.bit_count() == k:
+            yield group, union
+
+
 class NakedSubset(HouseTechnique):
     name = "naked-pair"
     title = "Naked subset"
@@ -394,13 +407,7 @@ class NakedSubset(HouseTechnique):
         k = self.degree
         if len(open_cells) <= k:
             return
-        small = [v for v in open_cells if state[v].bit_count() <= k]
-        for group in combinations(small, k):
-            union = 0
-            for v in group:
-                union |= state[v]
-            if union.bit_count() != k:
-                continue
+        for group, union in naked_groups({v: state[v] for v in open_cells}, k):
             elims = [
                 (v, x) for v in open_cells if v not in group for x in values_of(state[v] & union)
             ]

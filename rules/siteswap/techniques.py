@@ -20,6 +20,7 @@ from grader.model import Model, is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead
+from grader.techniques.houses import naked_groups
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
 from rules.houses import house_table
 from rules.siteswap.model import is_run, runs_through
@@ -379,13 +380,7 @@ class LandingSubset(RunTechnique):
             return
         k = self.degree
         if not self.hidden:
-            small = [p for p in open_pos if sites[p].bit_count() <= k]
-            for group in combinations(small, k):
-                union = 0
-                for p in group:
-                    union |= sites[p]
-                if union.bit_count() != k:
-                    continue
+            for group, union in naked_groups({p: sites[p] for p in open_pos}, k):
                 elims = [
                     (constraint.vars[q], v)
                     for q in range(n)
