@@ -272,7 +272,7 @@ class Generator:
             hints.reduce()
         model, givens = hints.model, hints.givens
         start = family.start_state(model, givens)  # where a solver of the file starts
-        run = self._engine(model, self.target.cap, solution).run(start)
+        run = self._engine(model, self._rating_techniques(model), solution).run(start)
         if self.request.mode == "deducible" and not run.solved:
             return None
         if not self._meets_floor(model, start, run, solution):
@@ -312,11 +312,18 @@ class Generator:
             return True
         return not self._engine(model, target.below, solution).run(givens).solved
 
+    def _rating_techniques(self, model: Model) -> list[Technique]:
+        """The level's techniques; in classic mode (no level cap) every default technique, so
+        the puzzle gets the level ``grade`` gives it."""
+        if self.request.mode == "unique":
+            return choose(self.family, model, None, self.request.costs)
+        return self.target.cap
+
     def _level_of(self, model: Model, run: Run) -> str:
         if not run.solved:
             return "unsolved"
         levels = self.family.levels
-        level_of = {t.name: t.level for t in self.target.cap}
+        level_of = {t.name: t.level for t in self._rating_techniques(model)}
         index = max(
             (levels.index(level_of[s.technique]) for s in run.steps if s.technique in level_of),
             default=0,

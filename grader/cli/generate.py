@@ -231,7 +231,7 @@ class _PlanProgress:
         if self.bar is None:
             from rich.progress import Progress
 
-            self.bar = Progress(console=err, transient=True)
+            self.bar = Progress(console=err.real(), transient=True)
             self.bar.start()
             self.task = self.bar.add_task("plan", total=total)
         self.bar.update(self.task, completed=done)

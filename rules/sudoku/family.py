@@ -183,7 +183,7 @@ class Sudoku(Family):
     ) -> float | None:
         """No step is rated above the dearest technique plus SE's length bonus for the longest
         possible chain: a chain's nodes are distinct (cell, value, on/off) potentials, at most
-        2 n^3, and a multiple chain sums at most n branches (e.g. 9.0 + 2.4 = 11.4 at 9x9)."""
+        2 n^3, and a multiple chain sums at most n branches (e.g. 11.0 + 2.4 = 13.4 at 9x9)."""
         n = size[0]
         dearest = max(t.cost for t in choose(self, self.empty_model(size, options), None, costs))
         return round(dearest + length_bonus(2 * n**4), 1)
