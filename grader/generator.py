@@ -272,13 +272,14 @@ class Generator:
             hints.reduce()
         model, givens = hints.model, hints.givens
         start = family.start_state(model, givens)  # where a solver of the file starts
-        run = self._engine(model, self._rating_techniques(model), solution).run(start)
+        techniques = self._rating_techniques(model)
+        run = self._engine(model, techniques, solution).run(start)
         if self.request.mode == "deducible" and not run.solved:
             return None
         if not self._meets_floor(model, start, run, solution):
             return None
         if self.request.mode == "unique":
-            level = self._level_of(model, run)
+            level = self._level_of(techniques, run)
         elif self.request.level in self.family.levels:
             level = self.request.level
         else:  # a band of a numeric scale: the level its hardest step falls in
@@ -319,11 +320,11 @@ class Generator:
             return choose(self.family, model, None, self.request.costs)
         return self.target.cap
 
-    def _level_of(self, model: Model, run: Run) -> str:
+    def _level_of(self, techniques: Sequence[Technique], run: Run) -> str:
         if not run.solved:
             return "unsolved"
         levels = self.family.levels
-        level_of = {t.name: t.level for t in self._rating_techniques(model)}
+        level_of = {t.name: t.level for t in techniques}
         index = max(
             (levels.index(level_of[s.technique]) for s in run.steps if s.technique in level_of),
             default=0,
