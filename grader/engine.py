@@ -337,7 +337,7 @@ class Engine:
             pending[ci] = 1
         global_techniques = [t for t in plan.techniques if not t.local]
         stale = [True] * len(global_techniques)
-        ctx = Context(model, state, self)
+        ctx = Context(model, state, self, settle=True)
         memo = ctx.memo
         left = count_open(state)
 

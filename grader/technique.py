@@ -38,6 +38,10 @@ class Context:
     memo: dict[Any, Any] = field(default_factory=dict)
     """Views of the current state shared by the techniques of one scan (cleared when the
     state changes), e.g. a line's cells as bitsets."""
+    settle: bool = False
+    """Whether the caller keeps no steps (:meth:`grader.engine.Engine.settle`): a technique may
+    then reach the same conclusions by a cheaper route (e.g. lookahead that propagates its
+    trials without recording them)."""
 
     @property
     def solution(self) -> list[int] | None:

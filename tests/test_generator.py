@@ -122,4 +122,3 @@ def test_impossible_requests_are_refused(request_args, error):
         Generator(Request(*request_args))
     with pytest.raises(UsageError):
         Generator(Request("binairo", (6, 6), "normal", count=0))
-
