@@ -13,7 +13,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -352,26 +352,11 @@ class Bank:
 
     @staticmethod
     def _entry(row: sqlite3.Row) -> Entry:
-        return Entry(
-            ref=row["ref"],
-            key=row["key"],
-            family=row["family"],
-            rows=row["rows"],
-            cols=row["cols"],
-            level=row["level"],
-            difficulty=row["difficulty"],
-            effort=row["effort"],
-            givens=row["givens"],
-            solved=bool(row["solved"]),
-            hardest=row["hardest"],
-            techniques=json.loads(row["techniques"]),
-            puzzle=json.loads(row["puzzle"]),
-            id=row["id"],
-            source=row["source"],
-            version=row["version"],
-            added=row["added"],
-            published=row["published"],
-        )
+        values = {f.name: row[f.name] for f in fields(Entry)}
+        values["solved"] = bool(values["solved"])
+        values["techniques"] = json.loads(values["techniques"])
+        values["puzzle"] = json.loads(values["puzzle"])
+        return Entry(**values)
 
 
 def grade_into(path: str | Path, puzzles: Iterable[dict[str, Any]]) -> tuple[int, int]:

@@ -111,7 +111,8 @@ def apply_conclusions(
 
 
 class _Stop(Exception):
-    """A contradiction found by :meth:`Engine.settle` (ends the propagation)."""
+    """A contradiction found while propagating (ends :meth:`Engine.run` or
+    :meth:`Engine.settle`)."""
 
     def __init__(self, problem: Contradiction) -> None:
         super().__init__(problem.reason)
@@ -211,6 +212,29 @@ class Engine:
                     return Contradiction(f"{model.name(var)} has no candidate left", var=var)
         return None
 
+    def _conclude(
+        self,
+        state: State,
+        placements: Sequence[Assignment],
+        eliminations: Sequence[Assignment],
+        step: Step | None,
+    ) -> list[int]:
+        """Apply conclusions in place (both schedulers, :meth:`run` and :meth:`settle`): the
+        variables changed. Raises :class:`_Stop` on the step's own contradiction, an emptied
+        variable or (when verifying) a rule the changed variables visibly break."""
+        changed_vars, emptied = apply_conclusions(state, placements, eliminations)
+        if step is not None and step.contradiction is not None:
+            raise _Stop(Contradiction(step.contradiction, step=step))
+        if emptied is not None:
+            reason = f"{self.model.name(emptied)} has no candidate left"
+            raise _Stop(Contradiction(reason, step=step, var=emptied))
+        if changed_vars and self.verify:
+            touched = {ci for var in changed_vars for ci in self.model.var_constraints[var]}
+            problem = self.check_state(state, sorted(touched))
+            if problem is not None:
+                raise _Stop(replace(problem, step=step))
+        return changed_vars
+
     def run(
         self,
         state: State,
@@ -264,37 +288,17 @@ class Engine:
                     step = effective(found, state)
                     if step is None:
                         continue
-                    changed_vars, emptied = apply_step(state, step)
                     steps.append(step)
-                    if step.contradiction is not None:
-                        contradiction = Contradiction(step.contradiction, step=step)
-                        return Run(
-                            steps, state, "contradiction", contradiction, time.monotonic() - started
-                        )
-                    if emptied is not None:
-                        contradiction = Contradiction(
-                            f"{model.name(emptied)} has no candidate left", step=step, var=emptied
-                        )
-                        return Run(
-                            steps, state, "contradiction", contradiction, time.monotonic() - started
-                        )
-                    for var in changed_vars:
+                    for var in self._conclude(state, step.placements, step.eliminations, step):
                         if is_single(state[var]):
                             open_count -= 1
                         for ti, ci in plan.watchers[var]:
                             dirty[ti].add(ci)  # type: ignore[union-attr]
                     for ti in range(len(stale)):
                         stale[ti] = True
-                    if not self.verify:
-                        continue
-                    touched = {ci for var in changed_vars for ci in model.var_constraints[var]}
-                    problem = self.check_state(state, sorted(touched))
-                    if problem is not None:
-                        problem = replace(problem, step=step)
-                        return Run(
-                            steps, state, "contradiction", problem, time.monotonic() - started
-                        )
                 status = "solved" if open_count == 0 else "stuck"
+        except _Stop as stop:
+            return Run(steps, state, "contradiction", stop.problem, time.monotonic() - started)
         except EngineTimeout:
             status = "timeout"
         return Run(steps, state, status, None, time.monotonic() - started)
@@ -346,12 +350,7 @@ class Engine:
         ) -> bool:
             """Apply conclusions and queue what they touch; False when nothing changed."""
             nonlocal left
-            if step is not None and step.contradiction is not None:
-                raise _Stop(Contradiction(step.contradiction, step=step))
-            changed_vars, emptied = apply_conclusions(state, placements, eliminations)
-            if emptied is not None:
-                reason = f"{model.name(emptied)} has no candidate left"
-                raise _Stop(Contradiction(reason, step=step, var=emptied))
+            changed_vars = self._conclude(state, placements, eliminations, step)
             if not changed_vars:
                 return False
             for var in changed_vars:
@@ -361,11 +360,6 @@ class Engine:
                     if not pending[cj]:
                         pending[cj] = 1
                         queue.append(cj)
-            if self.verify:
-                touched = {cj for var in changed_vars for cj in model.var_constraints[var]}
-                found = self.check_state(state, sorted(touched))
-                if found is not None:
-                    raise _Stop(replace(found, step=step))
             memo.clear()
             for gi in range(len(stale)):
                 stale[gi] = True
