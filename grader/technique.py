@@ -38,6 +38,9 @@ class Context:
     memo: dict[Any, Any] = field(default_factory=dict)
     """Views of the current state shared by the techniques of one scan (cleared when the
     state changes), e.g. a line's cells as bitsets."""
+    lasting: dict[Any, Any] = field(default_factory=dict)
+    """Facts about the state that stay true as it narrows (kept for the whole propagation, as
+    the engine only removes candidates from ``state``), e.g. the cells already placed."""
     settle: bool = False
     """Whether the caller keeps no steps (:meth:`grader.engine.Engine.settle`): a technique may
     then reach the same conclusions by a cheaper route (e.g. lookahead that propagates its

@@ -67,8 +67,30 @@ class Houses:
         bit = 1 << value
         return [v for v in self.cells[house] if state[v] & bit]
 
-    def open_cells(self, state: State, house: int) -> list[int]:
-        return [v for v in self.cells[house] if not self.placed(state, v)]
+    def open_cells(self, state: State, house: int, placed: set[int] | None = None) -> list[int]:
+        """The cells of ``house`` not yet placed. ``placed``: cells known placed (skipped; the
+        cells found placed are added: a placed cell stays placed as the state narrows)."""
+        if placed is None:
+            return [v for v in self.cells[house] if not self.placed(state, v)]
+        out = []
+        read_peers = self.read_peers
+        for v in self.cells[house]:
+            if v in placed:
+                continue
+            mask = state[v]
+            if mask & (mask - 1) or reduce(or_, read_peers[v](state), 0) & mask:
+                out.append(v)
+            else:
+                placed.add(v)
+        return out
+
+
+def placed_cells(ctx: Context) -> set[int]:
+    """The cells known placed in this propagation (see :meth:`Houses.open_cells`)."""
+    found = ctx.lasting.get("placed")
+    if found is None:
+        found = ctx.lasting["placed"] = set()
+    return found
 
 
 def houses_of(model: Model) -> Houses:
@@ -182,7 +204,7 @@ class FullHouse(HouseTechnique):
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
             return  # a partial house may lack values: its last open cell is not forced
-        open_cells = houses.open_cells(state, h)
+        open_cells = houses.open_cells(state, h, placed_cells(ctx))
         if len(open_cells) != 1:
             return
         var = open_cells[0]
@@ -212,15 +234,20 @@ class HiddenSingle(HouseTechnique):
         houses = houses_of(ctx.model)
         state = ctx.state
         h = self.house(ctx, constraint)
-        once = twice = 0
+        placed = placed_cells(ctx)
+        once = twice = done = 0
         for v in houses.cells[h]:
             mask = state[v]
             twice |= once & mask
             once |= mask
-        singles = once & ~twice & houses.covers[h]  # only values the house must hold
+            if v in placed:
+                done |= mask
+        # only values the house must hold and no placed cell holds
+        singles = once & ~twice & houses.covers[h] & ~done
         for value in values_of(singles):
             var = next(v for v in houses.cells[h] if state[v] >> value & 1)
             if is_single(state[var]) and not houses.peers_hold(state, var, value):
+                placed.add(var)
                 continue
             places, elims = houses.placement(state, var, value)
             yield self.make(places, elims, unit=houses.labels[h], cell=var, value=value)
@@ -403,7 +430,9 @@ class NakedSubset(HouseTechnique):
         houses = houses_of(ctx.model)
         state = ctx.state
         h = self.house(ctx, constraint)
-        open_cells = [v for v in houses.open_cells(state, h) if not is_single(state[v])]
+        open_cells = [
+            v for v in houses.open_cells(state, h, placed_cells(ctx)) if not is_single(state[v])
+        ]
         k = self.degree
         if len(open_cells) <= k:
             return
@@ -454,7 +483,7 @@ class HiddenSubset(HouseTechnique):
         state = ctx.state
         h = self.house(ctx, constraint)
         must = houses.covers[h]
-        open_cells = houses.open_cells(state, h)
+        open_cells = houses.open_cells(state, h, placed_cells(ctx))
         k = self.degree
         if len(open_cells) <= (k if self.direct else 2 * k):
             return
