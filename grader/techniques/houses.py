@@ -487,6 +487,15 @@ class HiddenSubset(HouseTechnique):
         k = self.degree
         if len(open_cells) <= (k if self.direct else 2 * k):
             return
+        # quick reject: fewer than k values with 2 to k places (counted as bitsets)
+        at_least = [0] * (k + 2)  # at_least[j]: the values with j or more places
+        for v in open_cells:
+            mask = state[v] & must
+            for j in range(k + 1, 1, -1):
+                at_least[j] |= at_least[j - 1] & mask
+            at_least[1] |= mask
+        if (at_least[2] & ~at_least[k + 1]).bit_count() < k:
+            return
         where: dict[int, int] = {}
         for i, v in enumerate(open_cells):
             for x in values_of(state[v] & must):  # only values the house must hold
