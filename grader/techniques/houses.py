@@ -342,7 +342,7 @@ class LockedCandidates(Technique):
         return f"in {step.data['unit']}, {value} can only be where it meets {step.data['target']}"
 
 
-class DirectLockedCandidates(Technique):
+class DirectLockedCandidates(LockedCandidates):
     """Locked candidates whose eliminations leave a value one place in a parallel house."""
 
     name = "direct-pointing"
@@ -351,12 +351,6 @@ class DirectLockedCandidates(Technique):
         "Locked candidates that leave a value with a single place in another house: the value "
         "is placed there (Sudoku Explainer's direct pointing and direct claiming)."
     )
-
-    def __init__(
-        self, cost: float, level: str = "", name: str | None = None, pointing: bool = True
-    ) -> None:
-        super().__init__(cost, level, name)
-        self.pointing = pointing
 
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
