@@ -513,7 +513,7 @@ class DeducibleHints(Hints):
             if open_vars is None:
                 open_vars = self.model.open_vars(state)
             else:  # the state only narrows: cells decided before stay decided
-                open_vars = [v for v in open_vars if state[v].bit_count() != 1]
+                open_vars = self.model.open_vars(state, open_vars)
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
             state = list(state)

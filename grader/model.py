@@ -118,7 +118,10 @@ class Model:
     def is_solved(self, state: State) -> bool:
         return all(is_single(mask) for mask in state)
 
-    def open_vars(self, state: State) -> list[int]:
+    def open_vars(self, state: State, among: Sequence[int] | None = None) -> list[int]:
         """Variables without a single value left, in order (C-level loops: large grids ask
-        often)."""
-        return list(compress(range(len(state)), map((1).__ne__, map(int.bit_count, state))))
+        often); ``among``: only these (in their order)."""
+        if among is None:
+            return list(compress(range(len(state)), map((1).__ne__, map(int.bit_count, state))))
+        masks = map(state.__getitem__, among)
+        return list(compress(among, map((1).__ne__, map(int.bit_count, masks))))
