@@ -226,6 +226,10 @@ def nested_complexity(results: Iterable[Propagation], targets: Iterable[int]) ->
 class ChainSearch:
     """Chain searches over one state."""
 
+    first: bool = False
+    """Stop at the first source that gives any hint (for callers that keep no steps, which
+    need a sound conclusion, not SE's cheapest one: :attr:`Context.settle`)."""
+
     def __init__(self, ctx: Context | None, nesting: int = 0) -> None:
         if ctx is None:
             return
@@ -325,6 +329,8 @@ class ChainSearch:
                             hint.order = order
                             order += 1
                             hints.append(hint)
+                    if self.first and hints:
+                        return hints
         return hints
 
     def path_sources(self, path: list[int]) -> tuple:
@@ -843,6 +849,8 @@ class ChainSearch:
                     table = "on" if t & 1 else "off"
                     cx = sum(getattr(r, table)[t].bit_count() for r in results)
                     self.add_target(add, base, cx, 5, "cell", t, results, var, -1)
+            if self.first and hints:
+                return hints
         return hints
 
     def region_chains(self, var: int, v: int, on_prop, add, base: float) -> None:
@@ -1280,6 +1288,7 @@ class ChainTechnique(Technique):
         if self.nesting >= 2 and not ctx.engine.unique:
             return  # SE nests chains only for valid puzzles: the exact search must say unique
         search = ChainSearch(ctx, self.nesting)
+        search.first = ctx.settle
         hints = search.static_hints() if self.mode == "static" else search.dynamic_hints(self.mode)
         if not hints:
             return
