@@ -363,7 +363,7 @@ class ChainSearch:
             length += 1
             next_off = []
             for node in pending_on:
-                for t in self.weak(node[0], use_y, use_x, cand, vmask):
+                for t in self.weak(node[0], use_y, True, cand, vmask):
                     if not is_ancestor(node, t):
                         next_off.append((t, node))
             pending_on = []
