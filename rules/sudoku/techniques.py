@@ -8,8 +8,10 @@ universal grave (BUG). They are used only when the exact search has shown the pu
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import reduce
 from itertools import combinations
+from operator import or_
 
 from grader.explain import Explainer
 from grader.family import TechniqueSpec
@@ -144,28 +146,93 @@ class UniqueRectangle(Technique):
 def grave_without(houses: Houses, state: State, triple: int, value: int) -> bool:
     """Whether the open cells, with ``value`` gone from ``triple``, are a bivalue universal
     grave: every open candidate twice in each house (such a grid has no or several solutions)."""
+    return is_grave(houses, state, {triple: 1 << value})
+
+
+def is_grave(houses: Houses, state: State, removed: dict[int, int]) -> bool:
+    """Whether the open cells, without the candidates ``removed`` (cell -> mask), all hold two
+    candidates, each seen twice or not at all in every house."""
+    for var, mask in enumerate(state):
+        if not is_single(mask) and (mask & ~removed.get(var, 0)).bit_count() != 2:
+            return False
     for cells in houses.cells:
-        counts: dict[int, int] = {}
+        once = twice = thrice = 0
         for v in cells:
             mask = state[v]
             if is_single(mask):
                 continue
-            if v == triple:
-                mask &= ~(1 << value)
-            for x in values_of(mask):
-                counts[x] = counts.get(x, 0) + 1
-        if any(n != 2 for n in counts.values()):
+            mask &= ~removed.get(v, 0)
+            thrice |= twice & mask
+            twice |= once & mask
+            once |= mask
+        if once & ~twice or thrice:
             return False
     return True
+
+
+@dataclass
+class Grave:
+    """A bivalue universal grave plus its BUG cells: the cells holding a third candidate (or
+    more), their extra values, and the open cells that see every BUG cell."""
+
+    cells: list[int]
+    extra: dict[int, int]
+    common: set[int]
+
+    @property
+    def values(self) -> int:
+        out = 0
+        for mask in self.extra.values():
+            out |= mask
+        return out
+
+
+def find_grave(houses: Houses, state: State) -> Grave | None:
+    """The BUG cells of the grid, found as Sudoku Explainer does: a value with neither zero nor
+    two places in a house must owe the extra places to exactly one cell of three or more
+    candidates there; what remains once those values leave must be a grave."""
+    cells: list[int] = []
+    extra: dict[int, int] = {}
+    common: set[int] | None = None
+    for house in houses.cells:
+        open_cells = [v for v in house if not is_single(state[v])]
+        for value in values_of(reduce(or_, (state[v] for v in open_cells), 0)):
+            bit = 1 << value
+            places = [v for v in open_cells if state[v] & bit]
+            if len(places) == 2:
+                continue
+            wide = [v for v in places if state[v].bit_count() >= 3]
+            if not wide:
+                return None  # a value three times in a house among bivalue cells: no grave
+            if len(wide) > 1:
+                continue  # another house says which cell is the BUG cell
+            var = wide[0]
+            if var not in extra:
+                cells.append(var)
+                extra[var] = 0
+            extra[var] |= bit
+            seen = set(houses.peers[var])
+            common = seen if common is None else common & seen
+            common -= set(cells)
+            values = reduce(or_, extra.values(), 0)
+            if len(cells) > 1 and values.bit_count() > 1 and not common:
+                return None  # none of types 1 to 3 can follow
+    if not cells or not is_grave(houses, state, extra):
+        return None
+    return Grave(cells, extra, {v for v in common or () if not is_single(state[v])})
 
 
 class BivalueGrave(Technique):
     name = "bug"
     title = "Bivalue universal grave"
     description = (
-        "If every open cell had two candidates the puzzle would have two solutions (a BUG); "
-        "when only one cell has three, its extra value (the one seen three times in its houses) "
-        "must be the answer. Used only for puzzles the exact search shows unique."
+        "If every open cell had two candidates, each seen twice in its houses, the puzzle would "
+        "have two solutions (a BUG). The cells with extra candidates must break the pattern: "
+        "one such cell keeps only its extra values (type 1); several sharing one extra value "
+        "make it true in one of them, so cells seeing them all lose it (type 2); their extra "
+        "values act as one cell of a naked set (type 3), or two cells in one house lock a "
+        "common value (type 4). Rated as Sudoku Explainer rates them (5.6 to 6.1). Used only "
+        "for puzzles the exact search shows unique."
     )
 
     def find(self, ctx: Context) -> Iterator[Step]:
@@ -173,33 +240,115 @@ class BivalueGrave(Technique):
             return
         houses = houses_of(ctx.model)
         state = ctx.state
-        triple = None
-        for var, mask in enumerate(state):
-            count = mask.bit_count()
-            if count == 1:
-                if not houses.placed(state, var):
-                    return  # a peer still holds this cell's value: no grave to read yet
-                continue
-            if count == 2:
-                continue
-            if count == 3 and triple is None:
-                triple = var
-                continue
+        grave = find_grave(houses, state)
+        if grave is None:
             return
-        if triple is None:
+        steps = [*self.type1(houses, state, grave), *self.type2(state, grave)]
+        steps += [*self.type3(houses, state, grave), *self.type4(houses, state, grave)]
+        if steps:
+            yield min(steps, key=lambda step: step.cost)
+
+    def _at(self, step: Step, offset: float) -> Step:
+        return replace(step, cost=round(self.cost + offset, 2)) if offset else step
+
+    def type1(self, houses: Houses, state: State, grave: Grave) -> Iterator[Step]:
+        if len(grave.cells) != 1:
             return
-        for value in values_of(state[triple]):
-            if grave_without(houses, state, triple, value):
-                places, elims = houses.placement(state, triple, value)
-                if is_single(state[triple]) and single_value(state[triple]) == value and not elims:
-                    return
-                yield self.make(places, elims, cell=triple, value=value)
-                return
+        var = grave.cells[0]
+        keep = grave.extra[var]
+        if keep.bit_count() == 1:
+            value = single_value(keep)
+            places, elims = houses.placement(state, var, value)
+            yield self.make(places, elims, type=1, cell=var, value=value)
+            return
+        elims = [(var, x) for x in values_of(state[var] & ~keep)]
+        yield self.make(eliminations=elims, type=1, cell=var, values=keep)
+
+    def type2(self, state: State, grave: Grave) -> Iterator[Step]:
+        values = grave.values
+        if len(grave.cells) < 2 or values.bit_count() != 1:
+            return
+        value = single_value(values)
+        elims = [(v, value) for v in sorted(grave.common) if state[v] & values]
+        if elims:
+            step = self.make(eliminations=elims, type=2, cells=grave.cells, value=value)
+            yield self._at(step, 0.1)
+
+    def shared_houses(self, houses: Houses, cells: list[int]) -> list[int]:
+        first = set(houses.of_var[cells[0]])
+        return sorted(first.intersection(*(houses.of_var[v] for v in cells[1:])))
+
+    def type3(self, houses: Houses, state: State, grave: Grave) -> Iterator[Step]:
+        values = grave.values
+        if len(grave.cells) < 2 or values.bit_count() < 2:
+            return
+        for h in self.shared_houses(houses, grave.cells):
+            others = [v for v in houses.cells[h] if v in grave.common]
+            for degree in range(2, 7):
+                for group in combinations(others, degree - 1):
+                    union = reduce(or_, (state[v] for v in group), 0)
+                    if union.bit_count() != degree or values & ~union:
+                        continue
+                    elims = [
+                        (v, x)
+                        for v in others
+                        if v not in group
+                        for x in values_of(state[v] & union)
+                    ]
+                    if elims:
+                        step = self.make(
+                            eliminations=elims,
+                            type=3,
+                            cells=grave.cells,
+                            subset=group,
+                            values=union,
+                            unit=houses.labels[h],
+                        )
+                        yield self._at(step, 0.1 * degree)
+
+    def type4(self, houses: Houses, state: State, grave: Grave) -> Iterator[Step]:
+        if len(grave.cells) != 2:
+            return
+        a, b = grave.cells
+        common = state[a] & state[b] & ~grave.values
+        if common.bit_count() != 1 or not self.shared_houses(houses, grave.cells):
+            return
+        value = single_value(common)
+        elims = [(v, x) for v in (a, b) for x in values_of(state[v] & ~grave.extra[v] & ~common)]
+        if elims:
+            step = self.make(eliminations=elims, type=4, cells=grave.cells, value=value)
+            yield self._at(step, 0.1)
 
     def explain(self, step: Step, ex: Explainer) -> str:
+        kind = step.data.get("type", 1)
+        if kind == 1:
+            cell = ex.cell(step.data["cell"])
+            if "value" in step.data:
+                value = ex.value(step.data["value"])
+                return (
+                    f"all other open cells have two candidates; {cell} must be {value} or the "
+                    "grid would have two solutions"
+                )
+            values = ", ".join(ex.value(x) for x in values_of(step.data["values"]))
+            return f"BUG type 1: {cell} must keep one of its extra values {values}"
+        cells = ex.cells(step.data["cells"])
+        if kind == 2:
+            value = ex.value(step.data["value"])
+            return (
+                f"BUG type 2: one of {cells} must be {value} or the grid would have two "
+                f"solutions, so the cells seeing them all cannot be {value}"
+            )
+        if kind == 3:
+            values = ", ".join(ex.value(x) for x in values_of(step.data["values"]))
+            subset = ex.cells(step.data["subset"])
+            return (
+                f"BUG type 3: the extra values of {cells} form a naked set on {values} with "
+                f"{subset} in {step.data['unit']}"
+            )
+        value = ex.value(step.data["value"])
         return (
-            f"all other open cells have two candidates; {ex.cell(step.data['cell'])} must be "
-            f"{ex.value(step.data['value'])} or the grid would have two solutions"
+            f"BUG type 4: one of {cells} must take its extra value, and {value} is locked in "
+            "them, so they keep only their extra values and " + value
         )
 
 
