@@ -30,64 +30,125 @@ def known_unique(ctx: Context) -> bool:
     return ctx.engine.unique
 
 
+MAX_LOOP = 12
+"""The longest unique loop looked for on a 9x9 grid (Sudoku Explainer's rating stops growing at
+10 cells); larger grids look for rectangles only (the search grows with the candidates)."""
+
+
+def loop_bonus(size: int) -> float:
+    """Sudoku Explainer's extra rating for a unique loop of ``size`` cells (a rectangle: 0)."""
+    if size >= 10:
+        return 0.5
+    return 0.2 if size >= 8 else 0.1 if size >= 6 else 0.0
+
+
+def is_valid_loop(houses: Houses, loop: list[int]) -> bool:
+    """Whether every house the loop visits holds exactly two of its cells, one at an even and
+    one at an odd position (so the two values could swap all around it)."""
+    seen: tuple[set[int], set[int]] = (set(), set())
+    for i, var in enumerate(loop):
+        side = seen[i % 2]
+        for h in houses.of_var[var]:
+            if h in side:
+                return False
+            side.add(h)
+    return seen[0] == seen[1]
+
+
 class UniqueRectangle(Technique):
     name = "unique-rectangle"
-    title = "Unique rectangle"
+    title = "Unique rectangle or loop"
     description = (
-        "Four cells at the corners of a rectangle over two boxes, all holding the same two "
-        "candidates, would let the two values swap: a second solution. In a unique puzzle "
-        "something must break the pattern (types 1, 2 and 4). Used only for puzzles the exact "
-        "search shows unique."
+        "Cells in a closed loop through rows, columns and boxes (four at the corners of a "
+        "rectangle, or six, eight, ...), all holding the same two candidates, would let the two "
+        "values swap: a second solution. In a unique puzzle the cells with extra candidates must "
+        "break the pattern (types 1 to 4, rated as Sudoku Explainer rates them: 4.5, plus 0.1 to "
+        "0.5 for longer loops and 0.1 per extra value of a type 3 naked set). Used only for "
+        "puzzles the exact search shows unique."
     )
 
     def find(self, ctx: Context) -> Iterator[Step]:
         if not known_unique(ctx):
             return
-        model = ctx.model
-        houses = houses_of(model)
-        state = ctx.state
-        n = model.rows
-        box_of = {}
-        for h, cells in enumerate(houses.cells):
-            if houses.is_box[h]:
-                for v in cells:
-                    box_of[v] = h
-        for r1, r2 in combinations(range(n), 2):
-            for c1, c2 in combinations(range(n), 2):
-                corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-                if len({box_of.get(v) for v in corners}) != 2:
-                    continue
-                masks = [state[v] for v in corners]
-                if any(m.bit_count() < 2 for m in masks):
-                    continue
-                common = masks[0] & masks[1] & masks[2] & masks[3]
-                for pair in combinations(list(values_of(common)), 2):
-                    pm = (1 << pair[0]) | (1 << pair[1])
-                    yield from self.types(ctx, corners, masks, pm, pair)
-
-    def types(self, ctx, corners, masks, pm, pair) -> Iterator[Step]:
         houses = houses_of(ctx.model)
         state = ctx.state
-        extra = [v for v, m in zip(corners, masks, strict=True) if m != pm]
-        data = {"cells": corners, "pair": pair}
+        found: dict[tuple, Step] = {}
+        for start, mask in enumerate(state):
+            if mask.bit_count() != 2:
+                continue
+            pair = tuple(values_of(mask))
+            for loop in self.loops(houses, state, start, mask):
+                key = (frozenset(loop), pair)
+                if key in found:
+                    continue
+                steps = list(self.types(ctx, loop, mask, pair))
+                if steps:
+                    found[key] = min(steps, key=lambda step: step.cost)
+        if found:
+            yield min(found.values(), key=lambda step: step.cost)
+
+    def loops(self, houses: Houses, state: State, start: int, pm: int) -> list[list[int]]:
+        """The candidate loops through ``start`` on the pair ``pm`` (Sudoku Explainer's search:
+        each step leaves by another kind of house than it came in; at most two cells with extra
+        candidates, or any number sharing one single extra value)."""
+        out: list[list[int]] = []
+        loop = [start]
+        longest = MAX_LOOP if len(houses.cells[0]) <= 9 else 4
+
+        def extend(var: int, allowed: int, extras: int, came: str | None) -> None:
+            for h in houses.of_var[var]:
+                kind = houses.shape[h]
+                if kind == came:
+                    continue
+                for nxt in houses.cells[h]:
+                    if nxt == start and len(loop) >= 4:
+                        if is_valid_loop(houses, loop):
+                            out.append(list(loop))
+                        continue
+                    mask = state[nxt]
+                    if mask & pm != pm or nxt in loop or len(loop) >= longest:
+                        continue
+                    more = extras | (mask & ~pm)
+                    wide = mask.bit_count() > 2
+                    if not wide or more.bit_count() == 1 or allowed > 0:
+                        loop.append(nxt)
+                        extend(nxt, allowed - wide, more, kind)
+                        loop.pop()
+
+        extend(start, 2, 0, None)
+        return out
+
+    def types(self, ctx: Context, loop: list[int], pm: int, pair: tuple) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        base = self.cost + loop_bonus(len(loop))
+        extra = [v for v in loop if state[v] != pm]
+        data = {"cells": tuple(loop), "pair": pair}
+
+        def at(step: Step, cost: float) -> Step:
+            cost = round(cost, 2)
+            return step if cost == step.cost else replace(step, cost=cost)
+
         if len(extra) == 1:
-            var = extra[0]
-            yield self.make(eliminations=[(var, x) for x in pair], type=1, **data)
+            step = self.make(eliminations=[(extra[0], x) for x in pair], type=1, **data)
+            yield at(step, base)
             return
+        extras = 0
+        for v in extra:
+            extras |= state[v] & ~pm
+        if extras.bit_count() == 1:
+            z = single_value(extras)
+            seen = set(houses.peers[extra[0]]).intersection(*(houses.peers[v] for v in extra))
+            elims = [(v, z) for v in sorted(seen) if state[v] >> z & 1 and v not in loop]
+            if elims:
+                yield at(self.make(eliminations=elims, type=2, value=z, **data), base)
         if len(extra) != 2:
             return
         a, b = extra
         shared = [h for h in houses.of_var[a] if b in houses.cells[h]]
-        ma, mb = state[a] & ~pm, state[b] & ~pm
-        if ma == mb and ma.bit_count() == 1:
-            z = ma.bit_length() - 1
-            seen = set(houses.peers[a]) & set(houses.peers[b])
-            elims = [(v, z) for v in sorted(seen) if state[v] >> z & 1 and v not in corners]
-            if elims:
-                step = self.make(eliminations=elims, type=2, value=z, **data)
-                yield replace(step, cost=self.cost + 0.1)
-                return
-        yield from self.type3(ctx, corners, extra, ma | mb, shared, data)
+        if extras.bit_count() >= 2:
+            for step in self.type3(ctx, loop, extra, extras, shared, data):
+                yield at(step, base + step.cost - self.cost)
         for h in shared:
             for keep, drop in ((pair[0], pair[1]), (pair[1], pair[0])):
                 places = [v for v in houses.cells[h] if state[v] >> keep & 1]
@@ -95,8 +156,7 @@ class UniqueRectangle(Technique):
                     step = self.make(
                         eliminations=[(a, drop), (b, drop)], type=4, value=keep, **data
                     )
-                    yield replace(step, cost=self.cost + 0.1)
-                    return
+                    yield at(step, base)
 
     def type3(self, ctx, corners, roof, extras, shared, data) -> Iterator[Step]:
         """The roof's extra values act as one cell of a naked subset with other cells."""
@@ -130,17 +190,18 @@ class UniqueRectangle(Technique):
         x, y = (ex.value(v) for v in step.data["pair"])
         cells = ex.cells(step.data["cells"])
         kind = step.data["type"]
-        head = f"unique rectangle type {kind} on {x}{y} at {cells}"
+        shape = "rectangle" if len(step.data["cells"]) == 4 else "loop"
+        head = f"unique {shape} type {kind} on {x}{y} at {cells}"
         if kind == 1:
-            return f"{head}: the fourth corner cannot be {x} or {y}"
+            return f"{head}: the cell with extra candidates cannot be {x} or {y}"
         value = ex.value(step.data["value"])
         if kind == 2:
-            return f"{head}: one roof cell is {value}"
+            return f"{head}: one cell with extra candidates is {value}"
         if kind == 3:
             values = ", ".join(ex.value(v) for v in values_of(step.data["value"]))
             subset = ex.cells(step.data["subset"])
-            return f"{head}: the roof's extra values form a naked set on {values} with {subset}"
-        return f"{head}: the roof must hold {value}"
+            return f"{head}: the extra values form a naked set on {values} with {subset}"
+        return f"{head}: the two cells with extra candidates must hold {value}"
 
 
 def grave_without(houses: Houses, state: State, triple: int, value: int) -> bool:
