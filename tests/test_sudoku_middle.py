@@ -1,0 +1,91 @@
+"""The middle of the Sudoku Explainer scale: unique loops longer than a rectangle and the
+BUG types, on positions written here (not taken from any collection)."""
+
+from __future__ import annotations
+
+from grader.costs import choose
+from grader.engine import Engine
+from grader.technique import Context
+from grader.techniques.houses import houses_of
+from rules.sudoku.family import FAMILY
+from rules.sudoku.techniques import BivalueGrave, UniqueRectangle, is_valid_loop, loop_bonus
+
+
+def cell(r: int, c: int) -> int:
+    return (r - 1) * 9 + (c - 1)
+
+
+# Six cells in one band: r1c1-r1c4 (row), r2c4 (column and box), r2c7 (row), r3c7, r3c1.
+LOOP6 = [cell(1, 1), cell(1, 4), cell(2, 4), cell(2, 7), cell(3, 7), cell(3, 1)]
+SOLUTION = [0] * 81  # a placeholder solution: the techniques only need to know "unique"
+
+
+def engine_for(model, names: str) -> Engine:
+    return Engine(model, choose(FAMILY, model, names), solutions=[SOLUTION])
+
+
+def test_a_loop_is_valid_when_every_house_holds_two_of_its_cells_of_either_parity():
+    model = FAMILY.empty_model((9, 9), {})
+    houses = houses_of(model)
+    assert is_valid_loop(houses, [cell(1, 1), cell(1, 4), cell(2, 4), cell(2, 1)])
+    # a rectangle over four boxes is no deadly pattern: each box holds one corner
+    assert not is_valid_loop(houses, [cell(1, 1), cell(1, 5), cell(4, 5), cell(4, 1)])
+    assert is_valid_loop(houses, LOOP6)
+    # the same cells in another order cross a box at two cells of one parity
+    assert not is_valid_loop(houses, [LOOP6[0], LOOP6[2], LOOP6[1], *LOOP6[3:]])
+    # rows and columns paired, boxes not: no swap is possible
+    wide = [cell(1, 1), cell(1, 4), cell(4, 4), cell(4, 7), cell(7, 7), cell(7, 1)]
+    assert not is_valid_loop(houses, wide)
+    assert [loop_bonus(n) for n in (4, 6, 8, 10, 12)] == [0.0, 0.1, 0.2, 0.5, 0.5]
+
+
+def test_a_six_cell_unique_loop_type_1_is_rated_4_6():
+    """Six cells on {1, 2}, one with a 3 as well: that cell must be the 3 (else the 1s and 2s
+    could swap around the loop). Sudoku Explainer rates a 6-cell loop 4.6."""
+    model = FAMILY.empty_model((9, 9), {})
+    state = [0b111111110] * 81  # no other cell can hold a 1: the loop is the only pattern
+    pair = 0b11
+    for var in LOOP6:
+        state[var] = pair
+    state[LOOP6[3]] = pair | 0b100
+    engine = engine_for(model, "unique-rectangle")
+    (technique,) = engine.techniques
+    assert isinstance(technique, UniqueRectangle)
+    (step,) = technique.find(Context(model, state, engine))
+    assert step.data["type"] == 1 and len(step.data["cells"]) == 6
+    assert sorted(step.eliminations) == [(LOOP6[3], 0), (LOOP6[3], 1)]
+    assert step.cost == 4.6
+    # without knowing the puzzle unique, nothing is claimed
+    blind = Engine(model, [technique])
+    assert list(technique.find(Context(model, state, blind))) == []
+
+
+def rectangle_grave(model, extra: dict[int, int]) -> list[int]:
+    """Every cell decided but a rectangle over two boxes on {1, 2} (a grave: each value twice in
+    each house), with ``extra`` candidates (cell -> mask) added: the pattern alone, as the BUG
+    reads it (the techniques are told the puzzle is unique)."""
+    state = [1 << 8] * 81
+    for var in (cell(1, 1), cell(1, 4), cell(2, 1), cell(2, 4)):
+        state[var] = 0b11 | extra.get(var, 0)
+    return state
+
+
+def test_bug_type_1_places_the_extra_value_at_5_6():
+    model = FAMILY.empty_model((9, 9), {})
+    engine = engine_for(model, "bug")
+    (technique,) = engine.techniques
+    assert isinstance(technique, BivalueGrave)
+    state = rectangle_grave(model, {cell(2, 4): 1 << 5})
+    (step,) = technique.find(Context(model, state, engine))
+    assert step.data["type"] == 1 and step.placements == ((cell(2, 4), 5),)
+    assert step.cost == 5.6
+
+
+def test_no_bug_when_an_extra_value_leaves_no_grave():
+    """Two cells with a third candidate each, in no common house with a cell that could lose
+    it: nothing to conclude (types 2 and 3 need such cells, type 4 one common value)."""
+    model = FAMILY.empty_model((9, 9), {})
+    engine = engine_for(model, "bug")
+    (technique,) = engine.techniques
+    state = rectangle_grave(model, {cell(1, 1): 1 << 2, cell(2, 4): 1 << 3})
+    assert list(technique.find(Context(model, state, engine))) == []
