@@ -137,6 +137,12 @@ def main() -> int:
             f"{lo:4.1f}-{hi if hi < 99 else '':<4}  {len(idx):4d}  {share:9.1%}  {bias:+13.2f}"
             f"  {mine:12.2f}  {se:11.2f}"
         )
+    top = [i for i, t in enumerate(theirs) if t >= 8.5]
+    if top:
+        mine = sum(cpu[i] for i in top) / len(top)
+        se = sum(float(rows[i].get("se_seconds") or 0) for i in top) / len(top)
+        ratio = f" ({mine / se:.2f} of SE's)" if se else ""
+        print(f"SE >= 8.5: {len(top)} puzzles, {mine:.2f} CPU s each, SE {se:.2f} s{ratio}")
     print(
         f"total grading time: {seconds:.1f} s ({seconds / len(rows):.3f} s per puzzle, "
         f"{args.jobs} process(es); SE 1.2.1.3 took 598 s with two on the whole set)"
