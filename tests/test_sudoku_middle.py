@@ -89,3 +89,20 @@ def test_no_bug_when_an_extra_value_leaves_no_grave():
     (technique,) = engine.techniques
     state = rectangle_grave(model, {cell(1, 1): 1 << 2, cell(2, 4): 1 << 3})
     assert list(technique.find(Context(model, state, engine))) == []
+
+
+def test_aligned_pair_exclusion_removes_a_value_every_way_of_filling_forbids():
+    """r1c1 {1,3} and r2c4 {2,3} both see r1c5 {1,2} and r2c2 {1,3}. With r1c1 = 1, r2c4 = 2
+    empties r1c5 and r2c4 = 3 empties r2c2: r1c1 cannot be 1 (SE's aligned pair exclusion, 6.2)."""
+    model = FAMILY.empty_model((9, 9), {})
+    state = [0b111111000] * 81  # no other cell holds 1, 2 or 3
+    state[cell(1, 1)] = 0b101
+    state[cell(2, 4)] = 0b110
+    state[cell(1, 5)] = 0b011
+    state[cell(2, 2)] = 0b101
+    engine = Engine(model, choose(FAMILY, model, "aligned-pair-exclusion"))
+    (technique,) = engine.techniques
+    (step,) = technique.find(Context(model, state, engine))
+    assert step.eliminations == ((cell(1, 1), 0),)
+    assert step.cost == 6.2
+    assert set(step.data["excluders"]) >= {cell(1, 5), cell(2, 2)}

@@ -23,6 +23,7 @@ from grader.techniques.fish import Fish
 from grader.techniques.guess import Guess
 from grader.techniques.houses import HiddenSubset, Houses, NakedSubset, houses_of
 from rules.houses import house_table
+from rules.sudoku.exclusion import AlignedExclusion
 
 
 def known_unique(ctx: Context) -> bool:
@@ -423,8 +424,17 @@ def sudoku_table(n: int) -> list[TechniqueSpec]:
         TechniqueSpec(Fish, 5.2, "hard", name="jellyfish", kwargs={"degree": 4}),
         TechniqueSpec(HiddenSubset, 5.4, "hard", name="hidden-quad", kwargs={"degree": 4}),
         TechniqueSpec(BivalueGrave, 5.6, "hard", name="bug"),
+        TechniqueSpec(AlignedExclusion, 6.2, "hard", name="aligned-pair-exclusion"),
         TechniqueSpec(
             ChainTechnique, 6.5, "expert", name="forcing-chains", kwargs={"mode": "static"}
+        ),
+        TechniqueSpec(
+            AlignedExclusion,
+            7.5,
+            "expert",
+            name="aligned-triplet-exclusion",
+            kwargs={"degree": 3},
+            default=not big,  # minutes on 25x25
         ),
         TechniqueSpec(ChainTechnique, 7.5, "expert", name="nishio", kwargs={"mode": "nishio"}),
         TechniqueSpec(
