@@ -3,12 +3,15 @@ BUG types, on positions written here (not taken from any collection)."""
 
 from __future__ import annotations
 
+import random
+
 from grader.costs import choose
 from grader.engine import Engine
 from grader.technique import Context
 from grader.techniques.houses import houses_of
 from rules.sudoku.family import FAMILY
 from rules.sudoku.techniques import BivalueGrave, UniqueRectangle, is_valid_loop, loop_bonus
+from soundness import assert_sound_steps, random_partials
 
 
 def cell(r: int, c: int) -> int:
@@ -106,3 +109,20 @@ def test_aligned_pair_exclusion_removes_a_value_every_way_of_filling_forbids():
     assert step.eliminations == ((cell(1, 1), 0),)
     assert step.cost == 6.2
     assert set(step.data["excluders"]) >= {cell(1, 5), cell(2, 2)}
+
+
+def test_aligned_exclusions_never_remove_a_solution_value():
+    """Random partial grids of random solutions: every aligned pair and triplet exclusion (with
+    the singles between them) is checked against the exact search, and some do fire."""
+    model = FAMILY.empty_model((9, 9), {})
+    names = (
+        "full-house,hidden-single-box,hidden-single-line,naked-single,"
+        "aligned-pair-exclusion,aligned-triplet-exclusion"
+    )
+    rng = random.Random(11)
+    fired = 0
+    for _ in range(8):
+        for partial, state, _ in random_partials(FAMILY, model, rng, 4):
+            steps = assert_sound_steps(partial, state, choose(FAMILY, partial, names))
+            fired += sum(s.technique.startswith("aligned") for s in steps)
+    assert fired > 0
