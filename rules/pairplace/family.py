@@ -23,7 +23,8 @@ from pydantic import BaseModel
 
 from grader.board import Board
 from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State
+from grader.model import Model, State, is_single, single_value
+from rules.pairplace.canonical import TooSymmetric, canonical_form
 from rules.pairplace.file import (
     LETTERS,
     PairPlaceFile,
@@ -197,8 +198,23 @@ class PairPlace(Family):
         return solution  # type: ignore[return-value]
 
     def canonical_key(self, model: Model, state: State) -> str:
-        """Rows are interchangeable colours: the key sorts them (letters are not relabelled)."""
-        return model.key + "|" + "/".join(sorted(format_rows(model, state)))
+        """Equal for grids that differ by a renaming of the letters (an automorphism of the
+        graph) and an order of the rows (:mod:`rules.pairplace.canonical`); a grid too
+        symmetric to search is keyed up to row order only."""
+        cols = model.cols
+        givens = [
+            (var // cols, var % cols, single_value(mask))
+            for var, mask in enumerate(state)
+            if is_single(mask)
+        ]
+        header = model.options["header"]
+        edges = model.options.get("edges")
+        pairs = None if edges is None else [(header.index(a), header.index(b)) for a, b in edges]
+        try:
+            form = canonical_form(cols, givens, pairs, model.rows)
+        except TooSymmetric:
+            return model.key + "|rows:" + "/".join(sorted(format_rows(model, state)))
+        return model.key + "|" + repr(form)
 
 
 FAMILY = PairPlace()
