@@ -384,6 +384,24 @@ def test_generated_puzzles_are_unique_and_at_their_level(size, level):
     assert len(p.model.options["doors"]) == 2
 
 
+@pytest.mark.parametrize(("size", "level", "decoys"), [((5, 5), "easy", 2), ((6, 6), "normal", 1)])
+def test_generated_puzzles_with_decoy_doors_are_unique_and_at_their_level(size, level, decoys):
+    """`--rule decoys=N`: the room shows N doors the path does not use (listed in board order,
+    so the file does not tell which), the puzzle stays unique and is rated with them."""
+    request = Request(
+        "path", size, level, count=1, seed=5, options={"decoys": decoys}, max_attempts=80
+    )
+    (g,) = generate(request)
+    p = make(g.data)
+    doors = p.model.options["doors"]
+    assert len(doors) == 2 + decoys and doors == sorted(doors)
+    result = grade(p)
+    assert result.solutions == 1 and result.solved and result.level == level
+    assert result.solution == g.solution
+    used = [e for e in geometry(p.model).door_edges if g.solution[e.var]]
+    assert len(used) == 2  # the path enters and leaves by two of the doors; the rest are decoys
+
+
 def test_canonical_key_is_the_same_for_symmetric_copies():
     data = {
         "family": "path",

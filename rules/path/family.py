@@ -194,11 +194,22 @@ class PathPuzzles(Family):
     # -- generation -------------------------------------------------------------------------
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
-        require(not options, "rules", "path generation takes no options")
+        """Every boundary side a door; ``decoys``: how many unused doors a puzzle shows."""
+        unknown = sorted(set(options) - {"decoys"})
+        require(not unknown, "rules", f"path generation knows only decoys, not {unknown}")
+        decoys = options.get("decoys", 0)
+        require(
+            isinstance(decoys, int) and not isinstance(decoys, bool) and 0 <= decoys <= 8,
+            "rules",
+            "decoys must be a whole number from 0 to 8",
+        )
         rows, cols = size
         require(2 <= rows <= MAX_SIDE and 2 <= cols <= MAX_SIDE, "size", f"must be 2 to {MAX_SIDE}")
         doors = boundary_doors(rows, cols)
-        return path_model(rows, cols, doors, [None] * rows, [None] * cols)
+        model = path_model(rows, cols, doors, [None] * rows, [None] * cols)
+        if decoys:
+            model.options["decoys"] = decoys
+        return model
 
     def random_solution(self, model: Model, rng: random.Random) -> list[int]:
         """A random path whose puzzle with every clue shown has no other solution (checked by
@@ -215,9 +226,17 @@ class PathPuzzles(Family):
         return values
 
     def solution_model(self, template: Model, solution: list[int]) -> tuple[Model, list[int]]:
-        """The room with just the two doors the random path uses (the puzzle's doors)."""
+        """The room with the two doors the random path uses and, with the ``decoys`` option,
+        that many unused doors (chosen from the solution alone, so the same seed gives the
+        same room)."""
         geo = geometry(template)
         used = [e for e in geo.door_edges if solution[e.var]]
+        decoys = template.options.get("decoys", 0)
+        if decoys:
+            unused = [e for e in geo.door_edges if not solution[e.var]]
+            rng = random.Random("decoys:" + "".join(map(str, solution)))
+            used += rng.sample(unused, min(decoys, len(unused)))
+            used.sort(key=lambda e: (e.a, e.side))  # the order must not tell the used doors
         doors = [(e.a[0], e.a[1], e.side) for e in used]
         model = path_model(
             template.rows, template.cols, doors, [None] * template.rows, [None] * template.cols
