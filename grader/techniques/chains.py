@@ -248,6 +248,7 @@ class ChainSearch:
         self.ctx = ctx
         self.inner_cache: dict = ctx.memo.setdefault("chain_inner", {})
         self.grid_key: tuple[int, ...] = tuple(self.grid.cand)
+        self.link_memo: dict[tuple, tuple] = {}
 
     def inner(self, cand: list[int], nesting: int) -> ChainSearch:
         """A search of the same model over the grid ``cand`` (a chain's emptied grid)."""
@@ -260,6 +261,7 @@ class ChainSearch:
         sub.ctx = self.ctx
         sub.inner_cache = self.inner_cache
         sub.grid_key = tuple(cand)
+        sub.link_memo = {}
         return sub
 
     def check_time(self) -> None:
@@ -269,7 +271,22 @@ class ChainSearch:
     # -- static links ------------------------------------------------------------------------
 
     def weak(self, pid: int, use_y: bool, use_x: bool, cand: list[int], vmask: list[int]):
-        """Potentials turned off by an on potential."""
+        """Potentials turned off by an on potential (in this search's grid: kept per search)."""
+        key = (pid, use_y, use_x)
+        found = self.link_memo.get(key)
+        if found is None:
+            found = self.link_memo[key] = tuple(self._weak(pid, use_y, use_x, cand, vmask))
+        return found
+
+    def strong(self, pid: int, use_y: bool, use_x: bool, cand: list[int], hpos: list[int]):
+        """(on potential, house or -1) forced by an off potential (kept per search)."""
+        key = (pid ^ 1, use_y, use_x, None)
+        found = self.link_memo.get(key)
+        if found is None:
+            found = self.link_memo[key] = tuple(self._strong(pid, use_y, use_x, cand, hpos))
+        return found
+
+    def _weak(self, pid: int, use_y: bool, use_x: bool, cand: list[int], vmask: list[int]):
         c = pid >> 1
         var, v = divmod(c, self.V)
         out = []
@@ -282,8 +299,7 @@ class ChainSearch:
                 out.append((q * self.V + v) << 1)
         return out
 
-    def strong(self, pid: int, use_y: bool, use_x: bool, cand: list[int], hpos: list[int]):
-        """(on potential, house or -1) forced by an off potential."""
+    def _strong(self, pid: int, use_y: bool, use_x: bool, cand: list[int], hpos: list[int]):
         c = pid >> 1
         var, v = divmod(c, self.V)
         out = []

@@ -19,25 +19,39 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.houses import Houses, houses_of
 
+CACHE_SIZE = 50_000
+"""Answers kept per model (cleared when full), keyed by the cells and all their candidates."""
 
-def base_cells(houses: Houses, state: State, degree: int) -> dict[int, set[int]]:
+
+def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     """Cells that can be a base cell, each with its excluders (peers with 2..degree
-    candidates); none when a naked single is still to be placed among the peers."""
-    out: dict[int, set[int]] = {}
+    candidates) as a bitset of cells; none when a naked single is still to be placed among
+    the peers."""
+    out: dict[int, int] = {}
     for var, mask in enumerate(state):
         if mask.bit_count() < 2:
             continue
-        excluders = set()
+        excluders = 0
         for peer in houses.peers[var]:
             count = state[peer].bit_count()
             if count == 1:
                 if not houses.placed(state, peer):
                     break  # a naked single waits: leave this to the singles
             elif count <= degree:
-                excluders.add(peer)
+                excluders |= 1 << peer
         else:
             if excluders:
                 out[var] = excluders
+    return out
+
+
+def cells_of(bits: int) -> list[int]:
+    """The cells of a bitset, in order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
     return out
 
 
@@ -45,11 +59,20 @@ def excluded(
     houses: Houses, state: State, cells: tuple[int, ...], excluders: list[int]
 ) -> list[tuple[int, int]]:
     """The candidates of ``cells`` that no allowed combination of their values uses."""
-    masks = [state[v] for v in excluders]
+    union = 0
+    for v in cells:
+        union |= state[v]
+    # an excluder with a candidate outside the base cells' can never be emptied by them
+    masks = [state[v] for v in excluders if not state[v] & ~union]
     seeing = [
         (i, j) for i, j in combinations(range(len(cells)), 2) if cells[j] in houses.peers[cells[i]]
     ]
+    if not masks and not any(
+        state[cells[i]] == state[cells[j]] and state[cells[i]].bit_count() == 2 for i, j in seeing
+    ):
+        return []  # only the base cells' own clashes, and no two of them lock a pair
     used = [0] * len(cells)
+    full = [state[v] for v in cells]
     for values in product(*(list(values_of(state[v])) for v in cells)):
         if any(values[i] == values[j] for i, j in seeing):
             continue
@@ -60,6 +83,8 @@ def excluded(
             continue
         for i, x in enumerate(values):
             used[i] |= 1 << x
+        if used == full:
+            return []  # every candidate has a way: nothing to exclude
     return [(v, x) for i, v in enumerate(cells) for x in values_of(state[v] & ~used[i])]
 
 
@@ -83,26 +108,57 @@ class AlignedExclusion(Technique):
         houses = houses_of(ctx.model)
         state = ctx.state
         bases = base_cells(houses, state, self.degree)
-        order = list(bases)
-        for a, b in combinations(order, 2):
+        cache = ctx.model.memo.setdefault(("aligned", self.degree), {})
+        base_bits = sum(1 << v for v in bases)
+        for a, b in combinations(list(bases), 2):
+            common_ab = bases[a] & bases[b]
+            if common_ab.bit_count() < 2:
+                continue  # the excluders of a larger set are fewer still
             if self.degree == 2:
-                tails: list[tuple[int, ...]] = [()]
+                groups: list[tuple[tuple[int, ...], int]] = [((a, b), common_ab)]
             else:
-                area = sorted((bases[a] | bases[b]) & bases.keys() - {a, b})
-                tails = list(combinations(area, self.degree - 2))
-            for tail in tails:
-                cells = (a, b, *tail)
-                common = set(bases[a])
-                for v in cells[1:]:
-                    common &= bases[v]
-                if len(common) < 2:
+                area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
+                groups = []
+                for tail in combinations(cells_of(area), self.degree - 2):
+                    common = common_ab
+                    for v in tail:
+                        common &= bases[v]
+                    if common.bit_count() >= 2:
+                        groups.append(((a, b, *tail), common))
+            for cells, common in groups:
+                if not self.may_exclude(houses, state, cells, common):
                     continue
                 ctx.check_time()
-                excluders = sorted(common)
-                elims = excluded(houses, state, cells, excluders)
+                excluders = cells_of(common)
+                # the same cells with the same candidates give the same answer: the grid
+                # changes little from one step to the next
+                key = (cells, *(state[v] for v in cells), *(state[v] for v in excluders))
+                elims = cache.get(key)
+                if elims is None:
+                    if len(cache) > CACHE_SIZE:
+                        cache.clear()
+                    elims = cache[key] = excluded(houses, state, cells, excluders)
                 if elims:
                     yield self.make(eliminations=elims, cells=cells, excluders=tuple(excluders))
                     return
+
+    @staticmethod
+    def may_exclude(houses: Houses, state: State, cells: tuple[int, ...], common: int) -> bool:
+        """A quick necessary condition for :func:`excluded` to find anything: an excluder
+        whose candidates all lie among the base cells', or two base cells that see each other
+        locking the same two values (what :func:`excluded` checks first, without lists)."""
+        union = 0
+        for v in cells:
+            union |= state[v]
+        while common:
+            low = common & -common
+            if not state[low.bit_length() - 1] & ~union:
+                return True
+            common ^= low
+        return any(
+            state[a] == state[b] and state[a].bit_count() == 2 and b in houses.peers[a]
+            for a, b in combinations(cells, 2)
+        )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         cells = ex.cells(step.data["cells"])
