@@ -368,8 +368,8 @@ class ChainSearch:
     def cycles(self, source: int, use_y: bool, use_x: bool) -> list[Hint]:
         g = self.grid
         cand, vmask, hpos = g.cand, g.vmask, g.hpos
-        # nodes are (pid, parent node) linked lists
-        start = (source, None)
+        # nodes are (pid, parent node, the pids on the way as a bitset) linked lists
+        start = (source, None, 1 << source)
         to_on = {source}
         pending_on = [start]
         pending_off: list = []
@@ -380,18 +380,18 @@ class ChainSearch:
             next_off = []
             for node in pending_on:
                 for t in self.weak(node[0], use_y, True, cand, vmask):
-                    if not is_ancestor(node, t):
-                        next_off.append((t, node))
+                    if not node[2] >> t & 1:
+                        next_off.append((t, node, node[2] | 1 << t))
             pending_on = []
             pending_off = next_off
             length += 1
             for node in pending_off:
                 for t, _ in self.strong(node[0], use_y, use_x, cand, hpos):
                     if length >= 4 and t == source:
-                        found.append((t, node))
+                        found.append((t, node, 0))
                     if t not in to_on:
                         to_on.add(t)
-                        pending_on.append((t, node))
+                        pending_on.append((t, node, node[2] | 1 << t))
             pending_off = []
         out = []
         base = 7.0 if use_x and use_y else 6.5
@@ -436,7 +436,7 @@ class ChainSearch:
         g = self.grid
         cand, vmask, hpos = g.cand, g.vmask, g.hpos
         goal = source ^ 1
-        start = (source, None)
+        start = (source, None, 1 << source)
         seen = {source}
         pending = [start]
         found = []
@@ -450,10 +450,10 @@ class ChainSearch:
                     targets = [t for t, _ in self.strong(pid, use_y, True, cand, hpos)]
                 for t in targets:
                     if t == goal and not any(f[0] == t for f in found):
-                        found.append((t, node))
-                    if t not in seen and not is_ancestor(node, t):
+                        found.append((t, node, 0))
+                    if t not in seen and not node[2] >> t & 1:
                         seen.add(t)
-                        nxt.append((t, node))
+                        nxt.append((t, node, node[2] | 1 << t))
             pending = nxt
         out = []
         base = 7.0 if use_y else 6.6
@@ -1229,14 +1229,6 @@ def transitive(nodes: list[int], succ: dict[int, int]) -> dict[int, int]:
                 for x in members:
                     reach[x] = m
     return reach
-
-
-def is_ancestor(node, pid: int) -> bool:
-    while node is not None:
-        if node[0] == pid:
-            return True
-        node = node[1]
-    return False
 
 
 def chain_of(node) -> list[int]:
