@@ -271,19 +271,20 @@ class ChainSearch:
     # -- static links ------------------------------------------------------------------------
 
     def weak(self, pid: int, use_y: bool, use_x: bool, cand: list[int], vmask: list[int]):
-        """Potentials turned off by an on potential (in this search's grid: kept per search)."""
+        """Potentials turned off by an on potential."""
+        return self._linked(pid, use_y, use_x, self._weak, cand, vmask)
+
+    def strong(self, pid: int, use_y: bool, use_x: bool, cand: list[int], hpos: list[int]):
+        """(on potential, house or -1) forced by an off potential."""
+        return self._linked(pid, use_y, use_x, self._strong, cand, hpos)
+
+    def _linked(self, pid: int, use_y: bool, use_x: bool, links, cand, masks) -> tuple:
+        """A potential's links in this search's grid, found once per search (on potentials
+        have weak links, off ones strong links: their pids never meet in the memo)."""
         key = (pid, use_y, use_x)
         found = self.link_memo.get(key)
         if found is None:
-            found = self.link_memo[key] = tuple(self._weak(pid, use_y, use_x, cand, vmask))
-        return found
-
-    def strong(self, pid: int, use_y: bool, use_x: bool, cand: list[int], hpos: list[int]):
-        """(on potential, house or -1) forced by an off potential (kept per search)."""
-        key = (pid ^ 1, use_y, use_x, None)
-        found = self.link_memo.get(key)
-        if found is None:
-            found = self.link_memo[key] = tuple(self._strong(pid, use_y, use_x, cand, hpos))
+            found = self.link_memo[key] = tuple(links(pid, use_y, use_x, cand, masks))
         return found
 
     def _weak(self, pid: int, use_y: bool, use_x: bool, cand: list[int], vmask: list[int]):
@@ -856,15 +857,7 @@ class ChainSearch:
                     self.region_chains(var, v, on_prop, add, base)
             if not nishio:
                 results = list(outcomes.values())
-                common_on = set(results[0].on)
-                common_off = set(results[0].off)
-                for r in results[1:]:
-                    common_on &= r.on.keys()
-                    common_off &= r.off.keys()
-                for t in sorted(common_on) + sorted(common_off):
-                    table = "on" if t & 1 else "off"
-                    cx = sum(getattr(r, table)[t].bit_count() for r in results)
-                    self.add_target(add, base, cx, 5, "cell", t, results, var, -1)
+                self.add_common(add, base, results, 5, "cell", var, -1)
             if self.first and hints:
                 return hints
         return hints
@@ -877,15 +870,19 @@ class ChainSearch:
             if pm.bit_count() < 2 or (pm & -pm).bit_length() - 1 != var:
                 continue
             results = [on_prop(((q * V + v) << 1) | 1) for q in bits(pm)]
-            common_on = set(results[0].on)
-            common_off = set(results[0].off)
-            for r in results[1:]:
-                common_on &= r.on.keys()
-                common_off &= r.off.keys()
-            for t in sorted(common_on) + sorted(common_off):
-                table = "on" if t & 1 else "off"
-                cx = sum(getattr(r, table)[t].bit_count() for r in results)
-                self.add_target(add, base, cx, 6, "region", t, results, (h, v), h)
+            self.add_common(add, base, results, 6, "region", (h, v), h)
+
+    def add_common(self, add, base, results, sort_key, kind, source, start_cause) -> None:
+        """Hints for what every branch (a cell's candidates, a value's places) concludes."""
+        common_on = set(results[0].on)
+        common_off = set(results[0].off)
+        for r in results[1:]:
+            common_on &= r.on.keys()
+            common_off &= r.off.keys()
+        for t in sorted(common_on) + sorted(common_off):
+            table = "on" if t & 1 else "off"
+            cx = sum(getattr(r, table)[t].bit_count() for r in results)
+            self.add_target(add, base, cx, sort_key, kind, t, results, source, start_cause)
 
     def add_target(self, add, base, cx, sort_key, kind, t, results, source, start_cause) -> None:
         g = self.grid
@@ -906,21 +903,8 @@ class ChainSearch:
                 nested.extend(h for h in r.nested_of((t,)) if h not in nested)
             cx += nested_complexity(results, [t] * len(results))
         chains = tuple(chain_from(r.parents, t) for r in results)
-        add(
-            Hint(
-                round(base + length_bonus(cx), 1),
-                cx,
-                sort_key,
-                0,
-                kind,
-                placements=places,
-                eliminations=elims,
-                chains=chains,
-                source=(source,),
-                sources=tuple((r.parents, r.causes, t, start_cause) for r in results),
-                nested=tuple(nested),
-            )
-        )
+        sources = tuple((r.parents, r.causes, t, start_cause) for r in results)
+        add(rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested))
 
     def hint(self, base, sort_key, kind, places, elims, res, pair, source) -> Hint:
         a, b = pair
@@ -930,19 +914,25 @@ class ChainSearch:
             nested = tuple(res.nested_of((a, b)))
             cx += sum(h.complexity for h in nested)
         chains = (chain_from(res.parents, a), chain_from(res.parents, b))
-        return Hint(
-            round(base + length_bonus(cx), 1),
-            cx,
-            sort_key,
-            0,
-            kind,
-            placements=places,
-            eliminations=elims,
-            chains=chains,
-            source=(source,),
-            sources=((res.parents, res.causes, a, None), (res.parents, res.causes, b, None)),
-            nested=nested,
-        )
+        sources = ((res.parents, res.causes, a, None), (res.parents, res.causes, b, None))
+        return rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested)
+
+
+def rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested) -> Hint:
+    """A dynamic chain's hint: SE's rating (base plus the length bonus of ``cx`` nodes)."""
+    return Hint(
+        round(base + length_bonus(cx), 1),
+        cx,
+        sort_key,
+        0,
+        kind,
+        placements=places,
+        eliminations=elims,
+        chains=chains,
+        source=(source,),
+        sources=sources,
+        nested=tuple(nested),
+    )
 
 
 INNER_RULES: dict[int, tuple[tuple[str, int], ...]] = {
