@@ -9,6 +9,7 @@ up where it stopped. The output is written whole (temporary file + rename) at th
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
@@ -611,6 +612,23 @@ def grade_to_file(
     return result
 
 
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def dask_address_problem(address: Any) -> str | None:
+    """Why ``address`` cannot be a Dask scheduler's network address (``tcp://host:8786``, or
+    ``host:8786``), or None."""
+    if not isinstance(address, str):
+        return "is not an address"
+    scheme, _, rest = address.rpartition("://")
+    if scheme and scheme not in DASK_SCHEMES:
+        return f"is not a network address (the scheme must be one of {', '.join(DASK_SCHEMES)})"
+    host, _, port = rest.rpartition(":")
+    if not host or not port.isdigit() or any(c.isspace() for c in host):
+        return "is not an address of the form tcp://host:port"
+    return None
+
+
 def _executor(workers: int, dask: str | Any | None):
     """An executor, a function closing it and how many chunks it runs at once
     (None, None, 1: grade in this process)."""
@@ -621,9 +639,16 @@ def _executor(workers: int, dask: str | Any | None):
             raise UsageError(
                 "--dask: needs the dask extra (pip install 'puzzle-grader[dask]')"
             ) from None
+        if not isinstance(dask, Client):
+            problem = dask_address_problem(dask)
+            if problem is not None:
+                raise UsageError(f"--dask: {dask!r} {problem}")
         try:
             client = dask if isinstance(dask, Client) else Client(dask, timeout=30)
         except (OSError, ValueError, TypeError) as error:  # unreachable, or not an address
+            # the half-made client closes itself when collected: let that happen here, not
+            # inside the next client's start (distributed then waits on itself forever)
+            gc.collect()
             raise UsageError(f"--dask: cannot reach the scheduler at {dask} ({error})") from None
         executor = client.get_executor()
         capacity = max(1, sum(client.nthreads().values()))

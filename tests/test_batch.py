@@ -202,3 +202,14 @@ def test_puzzles_and_dicts_are_inputs_too():
     assert list(frame["family"]) == ["tango", "binairo"]
     assert frame["solved"].all()
     assert make(data).family.name == "binairo"
+
+
+def test_dask_addresses_are_checked_before_any_client_is_made():
+    """A string that cannot be a scheduler's network address is refused at once (a client
+    half-made from it used to be collected inside the next client's start and hang there)."""
+    from grader.batch import dask_address_problem
+
+    for good in ("tcp://scheduler:8786", "scheduler:8786", "tls://10.0.0.1:8786"):
+        assert dask_address_problem(good) is None, good
+    for bad in ("no address", "inproc://x", "tcp://scheduler", "http://h:80", ":8786"):
+        assert dask_address_problem(bad) is not None, bad
