@@ -272,11 +272,13 @@ class Generator:
             hints.reduce()
         model, givens = hints.model, hints.givens
         start = family.start_state(model, givens)  # where a solver of the file starts
+        if self._below_solves(model, start, solution):
+            return None  # too easy: checked first, as it needs no record of the steps
         techniques = self._rating_techniques(model)
         run = self._engine(model, techniques, solution).run(start)
         if self.request.mode == "deducible" and not run.solved:
             return None
-        if not self._meets_floor(model, start, run, solution):
+        if not self._in_band(run):
             return None
         if self.request.mode == "unique":
             level = self._level_of(techniques, run)
@@ -300,18 +302,22 @@ class Generator:
             verify=False,
         )
 
-    def _meets_floor(self, model: Model, givens: State, run: Run, solution: list[int]) -> bool:
+    def _below_solves(self, model: Model, givens: State, solution: list[int]) -> bool:
+        """Whether the techniques of the level below solve the puzzle (the level floor).
+        Only the end matters, so the propagation keeps no steps (it ends where a recorded
+        run ends)."""
+        below = self.target.below
+        return below is not None and self._engine(model, below, solution).settle(givens).solved
+
+    def _in_band(self, run: Run) -> bool:
+        """Whether the hardest step lies in the target's band of difficulty, if it has one."""
         target = self.target
         hardest = run.hardest
         if target.min_difficulty is not None and (
             not run.solved or hardest < target.min_difficulty - 1e-9
         ):
             return False
-        if target.max_difficulty is not None and hardest > target.max_difficulty + 1e-9:
-            return False
-        if target.below is None:
-            return True
-        return not self._engine(model, target.below, solution).run(givens).solved
+        return target.max_difficulty is None or hardest <= target.max_difficulty + 1e-9
 
     def _rating_techniques(self, model: Model) -> list[Technique]:
         """The level's techniques; in classic mode (no level cap) every default technique, so

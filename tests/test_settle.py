@@ -106,3 +106,63 @@ def test_settle_reaches_the_state_run_reaches_in_every_family(name, size, option
             assert (settled.status, settled.state) == (run.status, run.state)
             checked += 1
     assert checked == (2 if level == "expert" else 4)  # random solutions exist at this size
+
+
+REMEMBERED = (
+    ("tango", (6, 6), {}),
+    ("binairo", (6, 6), {}),
+    ("pairplace", (6, 6), {}),
+    ("siteswap", (3, 4), {}),
+)
+
+
+@pytest.mark.parametrize(("name", "size", "options"), REMEMBERED)
+def test_remembered_trials_change_no_propagation(name, size, options):
+    """Lookahead skips a trial whose earlier end still fits the state and resumes one from its
+    earlier end (both kept on the model): propagations that reuse them end where one from
+    scratch ends, and record the same steps, as states narrow (the generator inserting hints)
+    and as they jump about (the generator reducing them)."""
+    family = families()[name]
+    rng = random.Random(f"remembered {name}")
+    template = family.empty_model(size, options)
+    solution = family.random_solution(template, rng)
+    template, solution = family.solution_model(template, solution)
+    extras = sorted(family.extra_hints(template, solution))
+    hints = [h for h in extras if rng.random() < 0.5]
+    model = family.with_hints(template, hints) if hints else template
+    fresh = (
+        family.with_hints(template, hints)
+        if hints
+        else family.solution_model(family.empty_model(size, options), solution)[0]
+    )
+    order = list(range(len(solution)))
+    rng.shuffle(order)
+    states, state = [], list(model.initial_state())
+    for var in order[: len(order) // 2] if family.cell_hints else ():
+        state = list(state)
+        state[var] = 1 << solution[var]
+        states.append(family.start_state(model, state))
+    states += rng.sample(states, len(states) // 2)  # and back to wider states
+    states.append(family.start_state(model, model.initial_state()))
+
+    def engine(over):
+        return Engine(over, choose(family, over, "expert"), solutions=[solution], unique=False)
+
+    def forget(over):
+        for key in [k for k in over.memo if k[0:1] == ("lookahead-witnesses",)]:
+            del over.memo[key]
+
+    reused = 0
+    for state in states:
+        forget(fresh)
+        expected = engine(fresh).settle(state)
+        assert engine(model).settle(state).state == expected.state
+        forget(fresh)
+        expected_steps = [(s.technique, s.eliminations) for s in engine(fresh).run(state).steps]
+        assert [(s.technique, s.eliminations) for s in engine(model).run(state).steps] == (
+            expected_steps
+        )
+        reused += sum(
+            len(w.trials) for k, w in model.memo.items() if k[0:1] == ("lookahead-witnesses",)
+        )
+    assert reused  # the memory was there to be used

@@ -16,12 +16,75 @@ on whether the answer was known.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from grader.engine import Run
 from grader.explain import Explainer
 from grader.model import values_of
-from grader.step import Step
+from grader.step import Contradiction, Step
 from grader.technique import Context, EngineTimeout, Technique
+
+if TYPE_CHECKING:
+    from grader.engine import Engine
+    from grader.model import Model, State
+
+
+class Witnesses:
+    """Where earlier trials of one lookahead started and ended without contradiction.
+
+    Propagation is monotone: from a narrower state it ends narrower or equal. So if the trial
+    ``var = value`` once went from ``start`` to ``end`` without contradiction:
+
+    - when every candidate of ``end`` is still in the current state, the trial from the
+      current state ends at ``end`` again (it cannot end narrower than a fixpoint it starts
+      above, nor wider than where it ended before), so it cannot fail and need not be tried
+      (a known solution is the special case of a complete ``end``);
+    - when the current trial state lies within ``start``, it ends where ``end`` narrowed to
+      the current state ends, so only what differs from ``end`` needs propagating.
+
+    Kept per model, set of propagating techniques and knowledge of uniqueness (which some
+    techniques need), within a bound on the masks stored."""
+
+    LIMIT = 4_000_000
+    """Masks kept at most per model and technique set (about 32 MB of lists)."""
+
+    def __init__(self) -> None:
+        self.trials: dict[tuple[int, int], tuple[State, State]] = {}
+        self.stored = 0
+
+    @classmethod
+    def of(cls, model: Model, sub: Engine) -> Witnesses:
+        """The witnesses of trials propagated by ``sub`` over ``model``."""
+        names = tuple(sorted(f"{t.name}@{t.cost}" for t in sub.techniques))
+        key = ("lookahead-witnesses", names, sub.unique)  # some techniques need uniqueness
+        return model.memo.setdefault(key, cls())
+
+    def holds(self, var: int, value: int, state: State) -> bool:
+        """Whether a kept end shows that ``var = value`` cannot fail from ``state``."""
+        kept = self.trials.get((var, value))
+        return kept is not None and not any(e & ~s for e, s in zip(kept[1], state, strict=True))
+
+    def resume(self, var: int, value: int, trial: State) -> tuple[State, list[int]] | None:
+        """Where to propagate ``trial`` (which assumes ``var = value``) from: a kept end
+        narrowed to it and the variables that narrowing changed; None when ``trial`` does
+        not lie within the kept start."""
+        kept = self.trials.get((var, value))
+        if kept is None:
+            return None
+        start, end = kept
+        if any(t & ~s for t, s in zip(trial, start, strict=True)):
+            return None
+        narrowed = [e & t for e, t in zip(end, trial, strict=True)]
+        return narrowed, [v for v, (n, e) in enumerate(zip(narrowed, end, strict=True)) if n != e]
+
+    def keep(self, var: int, value: int, start: State, end: State) -> None:
+        """Remember that the trial ``var = value`` went from ``start`` to ``end``."""
+        new = (var, value) not in self.trials
+        if new and self.stored + 2 * len(end) > self.LIMIT:
+            return
+        if new:
+            self.stored += 2 * len(end)
+        self.trials[var, value] = (start, end)
 
 
 def fits(solution: list[int], state: list[int]) -> bool:
@@ -53,27 +116,16 @@ class Lookahead(Technique):
         engine = ctx.engine
         cheaper = [t for t in engine.techniques if t.cost < self.cost and t.name != "guess"]
         sub = engine.sub_engine(cheaper)
-        state = ctx.state
+        if ctx.settle:
+            yield from self._settle_find(ctx, sub)
+            return
         best = None
-        fitting: list[list[int]] = []  # known solutions that fit this state
-        seen = 0
-        for var, value in self.trials(ctx):
-            ctx.check_time()
-            if seen < len(engine.solutions):  # a trial may have completed a new one
-                fitting += [s for s in engine.solutions[seen:] if fits(s, state)]
-                seen = len(engine.solutions)
-            if any(s[var] == value for s in fitting):
-                continue  # a value of a solution of this state never leads to a contradiction
+        witnesses = Witnesses.of(ctx.model, sub)
+        for var, value in self._open_trials(ctx, witnesses):
             cap = None if best is None else len(best[2].steps) - 1
             if cap is not None and cap < 0:
                 break
-            trial = list(state)
-            trial[var] = 1 << value
-            run = sub.run(trial, changed=[var], max_steps=cap)
-            if run.status == "timeout":
-                raise EngineTimeout
-            if run.status == "solved":
-                engine.learn_solution(run.state)
+            run = self._trial(ctx, sub, witnesses, var, value, cap)
             if run.status == "contradiction" and (
                 best is None or len(run.steps) < len(best[2].steps)
             ):
@@ -88,6 +140,78 @@ class Lookahead(Technique):
             contradiction_reason=run.contradiction.reason if run.contradiction else "",
             depth=self.depth,
         )
+
+    def _settle_find(self, ctx: Context, sub: Engine) -> Iterator[Step]:
+        """For a caller that keeps no steps: every assumption of one pass that fails, found by
+        propagating without a record, in one step. Each removal is one lookahead would make
+        from this state, and a failing assumption still fails as the state narrows, so the
+        propagation ends where one shortest-chain step at a time would end, sooner."""
+        failed: list[tuple[int, int]] = []
+        reason = ""
+        witnesses = Witnesses.of(ctx.model, sub)
+        for var, value in self._open_trials(ctx, witnesses):
+            run = self._trial(ctx, sub, witnesses, var, value, None)
+            if run.status == "contradiction":
+                failed.append((var, value))
+                reason = reason or (run.contradiction.reason if run.contradiction else "")
+        if failed:
+            yield self.make(
+                eliminations=failed,
+                assume=failed[0],
+                also=tuple(failed[1:]),
+                chain=(),
+                contradiction_reason=reason,
+                depth=self.depth,
+            )
+
+    def _open_trials(self, ctx: Context, witnesses: Witnesses) -> Iterator[tuple[int, int]]:
+        """The trials that may fail: not a value of a known solution of this state, nor one
+        whose earlier propagation ended, without contradiction, inside this state."""
+        engine = ctx.engine
+        state = ctx.state
+        fitting: list[list[int]] = []  # known solutions that fit this state
+        seen = 0
+        for var, value in self.trials(ctx):
+            ctx.check_time()
+            if seen < len(engine.solutions):  # a trial may have completed a new one
+                fitting += [s for s in engine.solutions[seen:] if fits(s, state)]
+                seen = len(engine.solutions)
+            if any(s[var] == value for s in fitting):
+                continue  # a value of a solution of this state never leads to a contradiction
+            if witnesses.holds(var, value, state):
+                continue
+            yield var, value
+
+    def _trial(
+        self,
+        ctx: Context,
+        sub: Engine,
+        witnesses: Witnesses,
+        var: int,
+        value: int,
+        cap: int | None,
+    ) -> Run:
+        """Propagate the assumption ``var = value`` (with a record unless the caller keeps
+        none); a solution it completes is learnt and an end without contradiction kept."""
+        trial = list(ctx.state)
+        trial[var] = 1 << value
+        if not ctx.settle:  # the chain is recorded from the assumption on
+            run = sub.run(trial, changed=[var], max_steps=cap)
+        else:
+            resumed = witnesses.resume(var, value, trial)
+            if resumed is None:
+                run = sub.settle(trial, changed=[var])
+            elif 0 in resumed[0]:
+                run = Run([], resumed[0], "contradiction", Contradiction("no candidate left"))
+            else:
+                run = sub.settle(resumed[0], changed=resumed[1])
+        if run.status == "timeout":
+            raise EngineTimeout
+        if run.status == "solved":
+            ctx.engine.learn_solution(run.state)
+        if run.status in ("solved", "stuck"):
+            witnesses.keep(var, value, trial, run.state)
+        return run
 
     def trial_vars(self, ctx: Context) -> Iterator[int]:
         """The open variables whose values are tried (a family may narrow them to its cells)."""
@@ -106,4 +230,9 @@ class Lookahead(Technique):
         said = [ex.text(s) for s in chain if not s.contradiction]
         middle = f", then {'; '.join(said)}" if said else ""
         ending = step.data["contradiction_reason"]
-        return f"if {ex.cell(var)} were {ex.value(value)}{middle}; but then {ending}"
+        text = f"if {ex.cell(var)} were {ex.value(value)}{middle}; but then {ending}"
+        also = step.data.get("also", ())  # a step of a propagation that kept no record
+        if also:
+            others = ", ".join(f"{ex.cell(v)} ≠ {ex.value(x)}" for v, x in also)
+            text += f"; other assumptions fail likewise ({others})"
+        return text
