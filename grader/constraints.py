@@ -110,7 +110,7 @@ class AllDifferent(Constraint):
                 union |= state[v]
             missing = self.covering & ~union
             if missing:
-                return f"has no place left for {next(values_of(missing))}"
+                return f"has no place left for {values_of(missing)[0]}"
         return None
 
     def prune(self, state: State) -> Pruned:

@@ -19,12 +19,27 @@ if TYPE_CHECKING:
 State = list[int]
 
 
-def values_of(mask: int) -> Iterator[int]:
-    """The values whose bits are set in ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+def values_of(mask: int) -> tuple[int, ...]:
+    """The values whose bits are set in ``mask``, lowest first (remembered per mask: the
+    techniques ask for the same few masks millions of times)."""
+    found = _VALUES.get(mask)
+    if found is None:
+        values = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            values.append(low.bit_length() - 1)
+            rest ^= low
+        found = tuple(values)
+        if len(_VALUES) >= _VALUES_LIMIT:
+            _VALUES.clear()
+        _VALUES[mask] = found
+    return found
+
+
+_VALUES: dict[int, tuple[int, ...]] = {}
+_VALUES_LIMIT = 1 << 18
+"""Masks remembered by :func:`values_of` at most (then it starts again)."""
 
 
 def masks_reader(cells: Sequence[int]) -> Callable[[State], tuple[int, ...]]:

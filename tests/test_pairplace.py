@@ -600,3 +600,18 @@ def test_the_family_figure_draws_the_solved_graph():
     graph_axes = figure.axes[1]
     _, labels = graph_axes.get_legend_handles_labels()
     assert labels == [f"row {r}" for r in range(1, 6)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2**7 - 1), min_size=1, max_size=6))
+def test_column_supports_are_the_letters_of_some_completion(masks):
+    """Régin's filtering (the column's line enumeration) keeps exactly the letters a cell takes
+    in some completion with distinct letters, as trying every completion finds."""
+    support = [0] * len(masks)
+    completions = 0
+    for letters in itertools.product(*map(values_of, masks)):
+        if len(set(letters)) == len(letters):
+            completions += 1
+            for cell, letter in enumerate(letters):
+                support[cell] |= 1 << letter
+    assert column_supports(masks) == (support if completions else None)

@@ -32,15 +32,16 @@ if TYPE_CHECKING:
 class Witnesses:
     """Where earlier trials of one lookahead started and ended without contradiction.
 
-    Propagation is monotone: from a narrower state it ends narrower or equal. So if the trial
-    ``var = value`` once went from ``start`` to ``end`` without contradiction:
+    Propagation is monotone: from a narrower state it ends narrower or equal. So when a trial
+    once ended at ``end`` without contradiction:
 
-    - when every candidate of ``end`` is still in the current state, the trial from the
-      current state ends at ``end`` again (it cannot end narrower than a fixpoint it starts
-      above, nor wider than where it ended before), so it cannot fail and need not be tried
-      (a known solution is the special case of a complete ``end``);
-    - when the current trial state lies within ``start``, it ends where ``end`` narrowed to
-      the current state ends, so only what differs from ``end`` needs propagating.
+    - any assumption ``u = y`` that ``end`` decides cannot fail from a state that still holds
+      every candidate of ``end``: propagating it from there cannot end narrower than ``end``
+      (a fixpoint that lies within its start), so it reaches no contradiction and need not be
+      tried (a known solution is the special case of a complete ``end``);
+    - when the current trial of the same assumption starts within the earlier ``start``, it
+      ends where ``end`` narrowed to the current trial ends, so only what differs from ``end``
+      needs propagating.
 
     Kept per model, set of propagating techniques and knowledge of uniqueness (which some
     techniques need), within a bound on the masks stored."""
@@ -50,6 +51,8 @@ class Witnesses:
 
     def __init__(self) -> None:
         self.trials: dict[tuple[int, int], tuple[State, State]] = {}
+        self.ends: dict[tuple[int, int], State] = {}
+        """Assumption → the latest kept end that decides it."""
         self.stored = 0
 
     @classmethod
@@ -61,8 +64,8 @@ class Witnesses:
 
     def holds(self, var: int, value: int, state: State) -> bool:
         """Whether a kept end shows that ``var = value`` cannot fail from ``state``."""
-        kept = self.trials.get((var, value))
-        return kept is not None and not any(e & ~s for e, s in zip(kept[1], state, strict=True))
+        end = self.ends.get((var, value))
+        return end is not None and not any(e & ~s for e, s in zip(end, state, strict=True))
 
     def resume(self, var: int, value: int, trial: State) -> tuple[State, list[int]] | None:
         """Where to propagate ``trial`` (which assumes ``var = value``) from: a kept end
@@ -78,13 +81,18 @@ class Witnesses:
         return narrowed, [v for v, (n, e) in enumerate(zip(narrowed, end, strict=True)) if n != e]
 
     def keep(self, var: int, value: int, start: State, end: State) -> None:
-        """Remember that the trial ``var = value`` went from ``start`` to ``end``."""
+        """Remember that the trial ``var = value`` went from ``start`` to ``end`` without
+        contradiction."""
         new = (var, value) not in self.trials
         if new and self.stored + 2 * len(end) > self.LIMIT:
             return
         if new:
             self.stored += 2 * len(end)
         self.trials[var, value] = (start, end)
+        ends = self.ends
+        for u, mask in enumerate(end):
+            if mask & (mask - 1) == 0:  # decided (an end without contradiction has no 0)
+                ends[u, mask.bit_length() - 1] = end
 
 
 def fits(solution: list[int], state: list[int]) -> bool:

@@ -91,7 +91,7 @@ def _matching_supports(adj: Sequence[int]) -> list[int] | None:
 
 def column_supports(masks: Sequence[int]) -> list[int] | None:
     """For each cell of a column, the letters it holds in some completion where the cells take
-    distinct letters, all of them (as many letters as cells); None if there is none."""
+    distinct letters; None if there is none."""
     key = tuple(masks)
     if key in _COLUMN_CACHE:
         return _COLUMN_CACHE[key]
@@ -104,38 +104,56 @@ def column_supports(masks: Sequence[int]) -> list[int] | None:
 def _column_supports(masks: Sequence[int]) -> list[int] | None:
     """Régin's filtering: find one matching of cells to letters; a cell may switch to another
     letter y exactly when y's holder can move on along a chain of switches that ends by taking
-    the letter the cell frees (y reaches it in the "holder of a may take b" letter graph)."""
+    the letter the cell frees (y reaches it in the "holder of a may take b" letter graph).
+    Letters are bits throughout (the augmenting search marks them in one int)."""
     cells = len(masks)
-    owner: dict[int, int] = {}
+    width = max(masks, default=0).bit_length() if cells else 0
+    owner = [-1] * max(width, 1)
     match = [-1] * cells
+    seen = 0
 
-    def augment(cell: int, seen: set[int]) -> bool:
-        for letter in values_of(masks[cell]):
-            if letter in seen:
+    def augment(cell: int) -> bool:
+        nonlocal seen
+        options = masks[cell]
+        while options:
+            low = options & -options
+            options ^= low
+            if seen & low:
                 continue
-            seen.add(letter)
-            if letter not in owner or augment(owner[letter], seen):
+            seen |= low
+            letter = low.bit_length() - 1
+            holder = owner[letter]
+            if holder < 0 or augment(holder):
                 owner[letter] = cell
                 match[cell] = letter
                 return True
         return False
 
     for cell in range(cells):
-        if not augment(cell, set()):
+        seen = 0
+        if not augment(cell):
             return None
-    letters = sorted(owner)
-    reach = {a: masks[owner[a]] & ~(1 << a) for a in letters}
+    letters = [a for a in range(width) if owner[a] >= 0]
+    reach = [0] * width
+    for a in letters:
+        reach[a] = masks[owner[a]] & ~(1 << a)
     for k in letters:
         bit = 1 << k
         through = reach[k]
         for a in letters:
             if reach[a] & bit:
                 reach[a] |= through
+    free = 0  # letters no cell holds in the matching: a chain may end by taking one
+    for mask in masks:
+        free |= mask
+    for a in letters:
+        free &= ~(1 << a)
     out = [0] * cells
     for cell in range(cells):
         mine = match[cell]
-        out[cell] = 1 << mine
-        for letter in values_of(masks[cell] & ~(1 << mine)):
-            if reach[letter] >> mine & 1:
-                out[cell] |= 1 << letter
+        found = 1 << mine
+        for letter in values_of(masks[cell] & ~found):
+            if free >> letter & 1 or reach[letter] >> mine & 1 or reach[letter] & free:
+                found |= 1 << letter
+        out[cell] = found
     return out

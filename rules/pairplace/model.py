@@ -85,7 +85,7 @@ class LetterColumn(AllDifferent):
             union |= state[v]
         missing = self.covering & ~union
         if missing:
-            return f"has no row left for {self.letters[next(values_of(missing))]}"
+            return f"has no row left for {self.letters[values_of(missing)[0]]}"
         return None
 
 

@@ -112,18 +112,21 @@ class Backreference(Technique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         shape = shape_of(ctx.model)
         state = ctx.state
+        n = shape.n
         for var in constraint.vars:
-            if not is_single(state[var]):
-                continue
-            y = single_value(state[var])
-            row, x = shape.place(var)
+            mask = state[var]
+            if not mask or mask & (mask - 1):
+                continue  # not placed
+            y = mask.bit_length() - 1
+            row, x = divmod(var, n)
             elims = [
                 (other, y) for other in constraint.vars if other != var and state[other] >> y & 1
             ]
+            mirror = row * n + y
             elims += [
-                (shape.var(r, y), x)
-                for r in range(shape.rows)
-                if r != row and state[shape.var(r, y)] >> x & 1
+                (other, x)
+                for other in range(y, shape.rows * n, n)  # column Y, row by row
+                if other != mirror and state[other] >> x & 1
             ]
             if elims:
                 yield self.make(
@@ -289,7 +292,8 @@ class ColumnPairs(Technique):
         shape = shape_of(ctx.model)
         state = ctx.state
         open_cells = [v for v in constraint.vars if not is_single(state[v])]
-        for a, b in combinations(open_cells, 2):
+        narrow = [v for v in open_cells if state[v].bit_count() <= 2]  # a pair's only cells
+        for a, b in combinations(narrow, 2):
             both = state[a] | state[b]
             if both.bit_count() != 2:
                 continue
