@@ -356,11 +356,10 @@ class LineEnumeration(Technique):
     kinds = ("alldifferent", "pairing")
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        shape = shape_of(ctx.model)
         state = ctx.state
         masks = [state[v] for v in constraint.vars]
-        if all(is_single(m) for m in masks):
-            return
+        if all(m and not m & (m - 1) for m in masks):
+            return  # every cell placed
         if isinstance(constraint, PairRow):
             support = matching_supports(row_adjacency(masks))
         else:
@@ -370,6 +369,9 @@ class LineEnumeration(Technique):
                 contradiction=f"{constraint.label} cannot be completed", unit=constraint.label
             )
             return
+        if support == masks:
+            return  # every letter left has a completion
+        shape = shape_of(ctx.model)
         elims = [
             (v, x)
             for v, old, new in zip(constraint.vars, masks, support, strict=True)
