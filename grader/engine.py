@@ -17,7 +17,7 @@ from itertools import islice
 
 from grader.model import Model, State, is_single
 from grader.step import Assignment, Contradiction, Step
-from grader.technique import Context, EngineTimeout, Technique
+from grader.technique import Context, EngineTimeout, JointScan, Technique
 
 
 @dataclass
@@ -52,6 +52,8 @@ class Plan:
     """Constraint → the local techniques that scan it, cheapest first (:meth:`Engine.settle`)."""
     unit_watchers: list[list[int]] = field(default_factory=list, repr=False)
     """Variable → the constraints some local technique rescans when it changes."""
+    joint: dict[int, JointScan] = field(default_factory=dict, repr=False)
+    """Constraint → its local techniques scanned as one (:meth:`Technique.joint_scan`)."""
 
     @classmethod
     def build(cls, model: Model, techniques: Iterable[Technique]) -> Plan:
@@ -76,7 +78,12 @@ class Plan:
             for ci in mine or ():
                 by_unit.setdefault(ci, []).append(ordered[ti])
         unit_watchers = [sorted({ci for _, ci in pairs}) for pairs in watchers]
-        return cls(ordered, units, watchers, dict(sorted(by_unit.items())), unit_watchers)
+        joint = {}
+        for ci, scanners in by_unit.items():
+            scan = scanners[0].joint_scan(model.constraints[ci], scanners)
+            if scan is not None:
+                joint[ci] = scan
+        return cls(ordered, units, watchers, dict(sorted(by_unit.items())), unit_watchers, joint)
 
 
 def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
@@ -119,9 +126,17 @@ class _Stop(Exception):
         self.problem = problem
 
 
+_OPEN_BYTE = bytes(int(mask.bit_count() > 1) for mask in range(256))
+"""A mask of at most 8 values → 1 when it holds more than one candidate, else 0."""
+
+
 def count_open(state: State) -> int:
     """How many variables have more than one candidate left."""
     if len(state) > 64:
+        try:  # masks of at most 8 values: one C-level pass each to pack, classify and count
+            return bytes(state).translate(_OPEN_BYTE).count(1)
+        except ValueError:  # a wider mask
+            pass
         widest = max(state)  # C-level passes: one count per single value, and the empty mask
         if widest < 1 << 16:
             singles = sum(state.count(1 << k) for k in range(widest.bit_length()))
@@ -314,6 +329,10 @@ class Engine:
         is pending. Steps are sound, and a conclusion of these techniques stays derivable (or
         already holds) when more is known, so on a state with a solution the end is the
         fixpoint :meth:`run` reaches. ``steps`` stays empty.
+
+        Without verifying (the state has a solution), a constraint whose techniques have a
+        joint scan (:meth:`Technique.joint_scan`) is taken to their fixpoint in one call and
+        not rescanned for its own changes.
         """
         started = time.monotonic()
         state = list(state)
@@ -322,6 +341,7 @@ class Engine:
         constraints = model.constraints
         by_unit = plan.by_unit
         unit_watchers = plan.unit_watchers
+        joint = {} if self.verify else plan.joint  # verifying checks each technique's changes
         if changed is None:
             order = list(by_unit)
             problem = self.check_state(state) if self.verify else None
@@ -371,8 +391,16 @@ class Engine:
                 ctx.check_time()
                 if queue:
                     ci = queue.popleft()
-                    pending[ci] = 0
                     constraint = constraints[ci]
+                    scan = joint.get(ci)
+                    if scan is not None:
+                        quick = scan(ctx, constraint)
+                        if quick is not None:  # the constraint's own fixpoint: no rescan
+                            if quick:
+                                apply(quick, (), None)
+                            pending[ci] = 0
+                            continue
+                    pending[ci] = 0
                     for technique in by_unit[ci]:
                         quick = technique.placements_in(ctx, constraint)
                         if quick is not None:
