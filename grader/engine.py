@@ -27,7 +27,8 @@ class Run:
     steps: list[Step]
     state: State
     status: str
-    """``solved``, ``stuck``, ``contradiction``, ``timeout`` or ``limit``."""
+    """``solved``, ``stuck``, ``contradiction``, ``timeout``, ``limit`` or ``decided`` (see
+    :meth:`Engine.settle`)."""
     contradiction: Contradiction | None = None
     elapsed: float = 0.0
 
@@ -318,8 +319,18 @@ class Engine:
             status = "timeout"
         return Run(steps, state, status, None, time.monotonic() - started)
 
-    def settle(self, state: State, *, changed: Iterable[int] | None = None) -> Run:
+    def settle(
+        self,
+        state: State,
+        *,
+        changed: Iterable[int] | None = None,
+        until: Iterable[int] | None = None,
+    ) -> Run:
         """Propagate from ``state`` (a copy is made) to where :meth:`run` ends, keeping no steps.
+
+        ``until``: stop as soon as these variables all have a single value (status
+        ``decided``, unless that solves the puzzle), for callers that ask only that; the state
+        is then not propagated to the end.
 
         For callers that need only the end state and status (the generator). A constraint
         whose variables changed is scanned by its local techniques, cheapest first, and the
@@ -364,18 +375,22 @@ class Engine:
         ctx = Context(model, state, self, settle=True)
         memo = ctx.memo
         left = count_open(state)
+        targets = set() if until is None else {v for v in until if not is_single(state[v])}
+        wanted = len(targets) if until is not None else -1  # targets still open (-1: none given)
 
         def apply(
             placements: Sequence[Assignment], eliminations: Sequence[Assignment], step: Step | None
         ) -> bool:
             """Apply conclusions and queue what they touch; False when nothing changed."""
-            nonlocal left
+            nonlocal left, wanted
             changed_vars = self._conclude(state, placements, eliminations, step)
             if not changed_vars:
                 return False
             for var in changed_vars:
                 if is_single(state[var]):
                     left -= 1
+                    if var in targets:
+                        wanted -= 1
                 for cj in unit_watchers[var]:
                     if not pending[cj]:
                         pending[cj] = 1
@@ -388,6 +403,9 @@ class Engine:
         status = "stuck"
         try:
             while left:
+                if not wanted:
+                    status = "decided"
+                    break
                 ctx.check_time()
                 if queue:
                     ci = queue.popleft()

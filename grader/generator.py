@@ -487,18 +487,20 @@ class DeducibleHints(Hints):
             return  # needed: without it the others do not solve the puzzle
         half = len(cells) // 2
         left, right = cells[:half], cells[half:]
-        self._reduce_segment(engine, left, self._with(engine, base, right))
+        self._reduce_segment(engine, left, self._with(engine, base, right, left))
         kept = [var for var in left if is_single(self.givens[var])]
-        self._reduce_segment(engine, right, self._with(engine, base, kept))
+        self._reduce_segment(engine, right, self._with(engine, base, kept, right))
 
-    def _with(self, engine: Engine, base: Run, cells: list[int]) -> Run:
-        """``base`` propagated further with the solution's values of ``cells``."""
+    def _with(self, engine: Engine, base: Run, cells: list[int], segment: list[int]) -> Run:
+        """``base`` propagated further with the solution's values of ``cells``, for deciding
+        ``segment``. The propagation stops once every cell of the segment is decided: they
+        all go then, as when solved, and the state is not used again."""
         if not cells:
             return base
         state = list(base.state)
         for var in cells:
             state[var] = 1 << self.solution[var]
-        return engine.settle(state, changed=cells)
+        return engine.settle(state, changed=cells, until=segment)
 
     def insert(self) -> bool:
         engine = self.engine()
