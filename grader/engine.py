@@ -31,6 +31,8 @@ class Run:
     :meth:`Engine.settle`)."""
     contradiction: Contradiction | None = None
     elapsed: float = 0.0
+    open_count: int | None = None
+    """How many variables ``state`` leaves open, when counted (:meth:`Engine.settle`)."""
 
     @property
     def solved(self) -> bool:
@@ -325,12 +327,14 @@ class Engine:
         *,
         changed: Iterable[int] | None = None,
         until: Iterable[int] | None = None,
+        open_count: int | None = None,
     ) -> Run:
         """Propagate from ``state`` (a copy is made) to where :meth:`run` ends, keeping no steps.
 
         ``until``: stop as soon as these variables all have a single value (status
         ``decided``, unless that solves the puzzle), for callers that ask only that; the state
-        is then not propagated to the end.
+        is then not propagated to the end. ``open_count``: how many variables ``state`` leaves
+        open, when the caller knows (from an earlier run's ``open_count``).
 
         For callers that need only the end state and status (the generator). A constraint
         whose variables changed is scanned by its local techniques, cheapest first, and the
@@ -374,7 +378,7 @@ class Engine:
         stale = [True] * len(global_techniques)
         ctx = Context(model, state, self, settle=True)
         memo = ctx.memo
-        left = count_open(state)
+        left = count_open(state) if open_count is None else open_count
         targets = set() if until is None else {v for v in until if not is_single(state[v])}
         wanted = len(targets) if until is not None else -1  # targets still open (-1: none given)
 
@@ -449,7 +453,7 @@ class Engine:
             return Run([], state, "contradiction", stop.problem, time.monotonic() - started)
         except EngineTimeout:
             status = "timeout"
-        return Run([], state, status, None, time.monotonic() - started)
+        return Run([], state, status, None, time.monotonic() - started, left)
 
     def next_steps(self, state: State) -> list[Step]:
         """The steps the cheapest productive technique finds now (the hint)."""

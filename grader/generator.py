@@ -498,9 +498,12 @@ class DeducibleHints(Hints):
         if not cells:
             return base
         state = list(base.state)
+        open_count = base.open_count
         for var in cells:
+            if open_count is not None and state[var] & (state[var] - 1):
+                open_count -= 1  # it had several candidates
             state[var] = 1 << self.solution[var]
-        return engine.settle(state, changed=cells, until=segment)
+        return engine.settle(state, changed=cells, until=segment, open_count=open_count)
 
     def insert(self) -> bool:
         engine = self.engine()
@@ -520,8 +523,11 @@ class DeducibleHints(Hints):
             var = self.rng.choice(open_cells(self.model, state))
             self.givens[var] = 1 << self.solution[var]
             state = list(state)
+            count = run.open_count
+            if count is not None and state[var] & (state[var] - 1):
+                count -= 1  # it had several candidates
             state[var] = 1 << self.solution[var]
-            run = engine.settle(state, changed=[var])
+            run = engine.settle(state, changed=[var], open_count=count)
         return self.holds() or self._insert_more()
 
     def _insert_more(self) -> bool:
