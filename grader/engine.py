@@ -381,25 +381,30 @@ class Engine:
         left = count_open(state) if open_count is None else open_count
         targets = set() if until is None else {v for v in until if not is_single(state[v])}
         wanted = len(targets) if until is not None else -1  # targets still open (-1: none given)
+        conclude = self._conclude
+        enqueue = queue.append
+        deadline = self.deadline
 
         def apply(
             placements: Sequence[Assignment], eliminations: Sequence[Assignment], step: Step | None
         ) -> bool:
             """Apply conclusions and queue what they touch; False when nothing changed."""
             nonlocal left, wanted
-            changed_vars = self._conclude(state, placements, eliminations, step)
+            changed_vars = conclude(state, placements, eliminations, step)
             if not changed_vars:
                 return False
             for var in changed_vars:
-                if is_single(state[var]):
+                mask = state[var]
+                if not mask & (mask - 1):  # a single value (no variable is left empty here)
                     left -= 1
                     if var in targets:
                         wanted -= 1
                 for cj in unit_watchers[var]:
                     if not pending[cj]:
                         pending[cj] = 1
-                        queue.append(cj)
-            memo.clear()
+                        enqueue(cj)
+            if memo:
+                memo.clear()
             for gi in range(len(stale)):
                 stale[gi] = True
             return True
@@ -410,7 +415,8 @@ class Engine:
                 if not wanted:
                     status = "decided"
                     break
-                ctx.check_time()
+                if deadline is not None:
+                    ctx.check_time()
                 if queue:
                     ci = queue.popleft()
                     constraint = constraints[ci]
@@ -418,8 +424,19 @@ class Engine:
                     if scan is not None:
                         quick = scan(ctx, constraint)
                         if quick is not None:  # the constraint's own fixpoint: no rescan
+                            for var, value in quick:  # open variables, one of their values
+                                state[var] = 1 << value
+                                left -= 1
+                                if var in targets:
+                                    wanted -= 1
+                                for cj in unit_watchers[var]:
+                                    if not pending[cj]:
+                                        pending[cj] = 1
+                                        enqueue(cj)
                             if quick:
-                                apply(quick, (), None)
+                                memo.clear()
+                                for gi in range(len(stale)):
+                                    stale[gi] = True
                             pending[ci] = 0
                             continue
                     pending[ci] = 0

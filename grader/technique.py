@@ -114,7 +114,8 @@ class Technique:
         giving the placements that ``techniques`` (every local technique scanning
         ``constraint``, cheapest first, this one first) make in the constraint when used again
         and again until none finds more there, so that after them the constraint needs no
-        rescan until another constraint changes one of its variables. The function returns
+        rescan until another constraint changes one of its variables. The placements are of
+        distinct variables with several candidates, each to one of them. The function returns
         None when it cannot tell (an elimination or a contradiction on the way): the techniques
         are then used one by one. None here: no such function."""
         return None

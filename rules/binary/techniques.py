@@ -20,12 +20,12 @@ from grader.step import Assignment, Step
 from grader.technique import Context, JointScan, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
 from rules.binary.lines import (
+    LOW,
     bits_masks,
     every_cell,
     is_balanced,
     line_bits,
     positions,
-    read_bits,
 )
 
 
@@ -51,15 +51,20 @@ def line_closure(
     last: bool,
     count: bool,
     window: bool,
+    quota: int,
     ctx: Context,
     line: Line,
 ) -> list[Assignment] | None:
     """The placements the flagged rules (those of :class:`Pair`, :class:`Sandwich`,
     :class:`BinaryLastCell`, :class:`CountCompletion`, :class:`Window`) make in a binary line
-    when used until none finds more; None: a contradiction on the way (the steps say which).
-    Works on the line's bitsets alone: the line is read once and no rule is called."""
-    zeros, ones, empty = read_bits(line, ctx.state)
-    quota = line.rule.quota  # type: ignore[attr-defined]
+    with this quota when used until none finds more; None: a contradiction on the way (the
+    steps say which). Works on the line's bitsets alone: the line is read once and no rule is
+    called."""
+    masks = int.from_bytes(bytes(line.read(ctx.state)), "little")  # as read_bits
+    low = masks & LOW
+    high = (masks >> 1) & LOW
+    empty = low & high
+    zeros, ones = low ^ empty, high ^ empty
     z, o, e = zeros, ones, empty
     while e:
         to0 = to1 = 0  # open cells that must take 0, 1
@@ -122,7 +127,9 @@ def balanced_joint_scan(
         if rule not in RULES:
             return None
         rules.add(rule)
-    return partial(line_closure, *(rule in rules for rule in RULES))  # type: ignore[return-value]
+    flags = (rule in rules for rule in RULES)
+    quota = constraint.rule.quota  # type: ignore[attr-defined]
+    return partial(line_closure, *flags, quota)  # type: ignore[return-value]
 
 
 def window_outside(
