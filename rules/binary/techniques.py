@@ -8,14 +8,15 @@ single-line enumeration, *expert* lookahead of depth 1 and *extreme* depth 2 (or
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from operator import itemgetter
 from typing import ClassVar
 
 from grader.constraints import Constraint, DistinctLines, Line
 from grader.explain import Explainer
 from grader.family import TechniqueSpec
-from grader.model import Model, is_single
+from grader.model import Model, State, is_single
 from grader.step import Assignment, Step
 from grader.technique import Context, JointScan, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
@@ -52,15 +53,16 @@ def line_closure(
     count: bool,
     window: bool,
     quota: int,
+    read: Callable[[State], Sequence[int]],
     ctx: Context,
     line: Line,
 ) -> list[Assignment] | None:
     """The placements the flagged rules (those of :class:`Pair`, :class:`Sandwich`,
     :class:`BinaryLastCell`, :class:`CountCompletion`, :class:`Window`) make in a binary line
-    with this quota when used until none finds more; None: a contradiction on the way (the
-    steps say which). Works on the line's bitsets alone: the line is read once and no rule is
-    called."""
-    masks = int.from_bytes(bytes(line.read(ctx.state)), "little")  # as read_bits
+    with this quota (its cells' masks given by ``read``) when used until none finds more;
+    None: a contradiction on the way (the steps say which). Works on the line's bitsets alone:
+    the line is read once and no rule is called."""
+    masks = int.from_bytes(bytes(read(ctx.state)), "little")  # as read_bits
     low = masks & LOW
     high = (masks >> 1) & LOW
     empty = low & high
@@ -107,12 +109,16 @@ def line_closure(
         z |= to0
         o |= to1
         e &= ~(to0 | to1)
-    if e == empty:
+    placed = empty ^ e
+    if not placed:
         return []
     cells = line.vars
-    return [(cells[i], 0) for i in positions(z ^ zeros)] + [
-        (cells[i], 1) for i in positions(o ^ ones)
-    ]
+    out = []
+    while placed:
+        bit = placed & -placed
+        out.append((cells[(bit.bit_length() - 1) >> 3], 1 if o & bit else 0))
+        placed ^= bit
+    return out
 
 
 def balanced_joint_scan(
@@ -129,7 +135,17 @@ def balanced_joint_scan(
         rules.add(rule)
     flags = (rule in rules for rule in RULES)
     quota = constraint.rule.quota  # type: ignore[attr-defined]
-    return partial(line_closure, *flags, quota)  # type: ignore[return-value]
+    return partial(line_closure, *flags, quota, slice_reader(constraint))  # type: ignore[return-value]
+
+
+def slice_reader(line: Line) -> Callable[[State], Sequence[int]]:
+    """The line's masks from a state: one slice when its cells are evenly spaced (a row or a
+    column: several times faster than picking the cells), else :attr:`Line.read`."""
+    cells = line.vars
+    step = cells[1] - cells[0] if len(cells) > 1 else 1
+    if step > 0 and cells == tuple(range(cells[0], cells[-1] + 1, step)):
+        return itemgetter(slice(cells[0], cells[-1] + 1, step))
+    return line.read
 
 
 def window_outside(
