@@ -87,7 +87,9 @@ def line_closure(
                     to1 |= e
                 elif oc == quota:
                     to0 |= e
-            if window and (zc == quota - 1 or oc == quota - 1):  # as Window
+            if window and (  # as Window: one A left to place and at least two Bs
+                (zc == quota - 1 and oc <= quota - 2) or (oc == quota - 1 and zc <= quota - 2)
+            ):
                 found = window_outside(z, o, e, quota, len(line.vars))
                 if found is not None:
                     if found[0]:
@@ -180,7 +182,8 @@ class BalancedTechnique(Technique):
     bitset_rule: ClassVar[bool] = False
     """Whether :meth:`forced` gives the technique's conclusions."""
     line_rule: ClassVar[str | None] = None
-    """The technique's rule in :func:`line_closure`, if it has one there."""
+    """The technique's rule in :func:`line_closure`, if it has one there (a subclass that
+    changes what the technique finds sets it back to None)."""
 
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
         return is_balanced(constraint)
