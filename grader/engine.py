@@ -17,7 +17,7 @@ from itertools import islice
 
 from grader.model import Model, State, is_single
 from grader.step import Assignment, Contradiction, Step
-from grader.technique import Context, EngineTimeout, Technique
+from grader.technique import Context, EngineTimeout, JointScan, Technique
 
 
 @dataclass
@@ -27,9 +27,12 @@ class Run:
     steps: list[Step]
     state: State
     status: str
-    """``solved``, ``stuck``, ``contradiction``, ``timeout`` or ``limit``."""
+    """``solved``, ``stuck``, ``contradiction``, ``timeout``, ``limit`` or ``decided`` (see
+    :meth:`Engine.settle`)."""
     contradiction: Contradiction | None = None
     elapsed: float = 0.0
+    open_count: int | None = None
+    """How many variables ``state`` leaves open, when counted (:meth:`Engine.settle`)."""
 
     @property
     def solved(self) -> bool:
@@ -52,6 +55,8 @@ class Plan:
     """Constraint → the local techniques that scan it, cheapest first (:meth:`Engine.settle`)."""
     unit_watchers: list[list[int]] = field(default_factory=list, repr=False)
     """Variable → the constraints some local technique rescans when it changes."""
+    joint: dict[int, JointScan] = field(default_factory=dict, repr=False)
+    """Constraint → its local techniques scanned as one (:meth:`Technique.joint_scan`)."""
 
     @classmethod
     def build(cls, model: Model, techniques: Iterable[Technique]) -> Plan:
@@ -76,7 +81,12 @@ class Plan:
             for ci in mine or ():
                 by_unit.setdefault(ci, []).append(ordered[ti])
         unit_watchers = [sorted({ci for _, ci in pairs}) for pairs in watchers]
-        return cls(ordered, units, watchers, dict(sorted(by_unit.items())), unit_watchers)
+        joint = {}
+        for ci, scanners in by_unit.items():
+            scan = scanners[0].joint_scan(model.constraints[ci], scanners)
+            if scan is not None:
+                joint[ci] = scan
+        return cls(ordered, units, watchers, dict(sorted(by_unit.items())), unit_watchers, joint)
 
 
 def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
@@ -119,9 +129,17 @@ class _Stop(Exception):
         self.problem = problem
 
 
+_OPEN_BYTE = bytes(int(mask.bit_count() > 1) for mask in range(256))
+"""A mask of at most 8 values → 1 when it holds more than one candidate, else 0."""
+
+
 def count_open(state: State) -> int:
     """How many variables have more than one candidate left."""
     if len(state) > 64:
+        try:  # masks of at most 8 values: one C-level pass each to pack, classify and count
+            return bytes(state).translate(_OPEN_BYTE).count(1)
+        except ValueError:  # a wider mask
+            pass
         widest = max(state)  # C-level passes: one count per single value, and the empty mask
         if widest < 1 << 16:
             singles = sum(state.count(1 << k) for k in range(widest.bit_length()))
@@ -303,8 +321,20 @@ class Engine:
             status = "timeout"
         return Run(steps, state, status, None, time.monotonic() - started)
 
-    def settle(self, state: State, *, changed: Iterable[int] | None = None) -> Run:
+    def settle(
+        self,
+        state: State,
+        *,
+        changed: Iterable[int] | None = None,
+        until: Iterable[int] | None = None,
+        open_count: int | None = None,
+    ) -> Run:
         """Propagate from ``state`` (a copy is made) to where :meth:`run` ends, keeping no steps.
+
+        ``until``: stop as soon as these variables all have a single value (status
+        ``decided``, unless that solves the puzzle), for callers that ask only that; the state
+        is then not propagated to the end. ``open_count``: how many variables ``state`` leaves
+        open, when the caller knows (from an earlier run's ``open_count``).
 
         For callers that need only the end state and status (the generator). A constraint
         whose variables changed is scanned by its local techniques, cheapest first, and the
@@ -314,6 +344,10 @@ class Engine:
         is pending. Steps are sound, and a conclusion of these techniques stays derivable (or
         already holds) when more is known, so on a state with a solution the end is the
         fixpoint :meth:`run` reaches. ``steps`` stays empty.
+
+        Without verifying (the state has a solution), a constraint whose techniques have a
+        joint scan (:meth:`Technique.joint_scan`) is taken to their fixpoint in one call and
+        not rescanned for its own changes.
         """
         started = time.monotonic()
         state = list(state)
@@ -322,6 +356,7 @@ class Engine:
         constraints = model.constraints
         by_unit = plan.by_unit
         unit_watchers = plan.unit_watchers
+        joint = {} if self.verify else plan.joint  # verifying checks each technique's changes
         if changed is None:
             order = list(by_unit)
             problem = self.check_state(state) if self.verify else None
@@ -343,24 +378,33 @@ class Engine:
         stale = [True] * len(global_techniques)
         ctx = Context(model, state, self, settle=True)
         memo = ctx.memo
-        left = count_open(state)
+        left = count_open(state) if open_count is None else open_count
+        targets = set() if until is None else {v for v in until if not is_single(state[v])}
+        wanted = len(targets) if until is not None else -1  # targets still open (-1: none given)
+        conclude = self._conclude
+        enqueue = queue.append
+        deadline = self.deadline
 
         def apply(
             placements: Sequence[Assignment], eliminations: Sequence[Assignment], step: Step | None
         ) -> bool:
             """Apply conclusions and queue what they touch; False when nothing changed."""
-            nonlocal left
-            changed_vars = self._conclude(state, placements, eliminations, step)
+            nonlocal left, wanted
+            changed_vars = conclude(state, placements, eliminations, step)
             if not changed_vars:
                 return False
             for var in changed_vars:
-                if is_single(state[var]):
+                mask = state[var]
+                if not mask & (mask - 1):  # a single value (no variable is left empty here)
                     left -= 1
+                    if var in targets:
+                        wanted -= 1
                 for cj in unit_watchers[var]:
                     if not pending[cj]:
                         pending[cj] = 1
-                        queue.append(cj)
-            memo.clear()
+                        enqueue(cj)
+            if memo:
+                memo.clear()
             for gi in range(len(stale)):
                 stale[gi] = True
             return True
@@ -368,11 +412,34 @@ class Engine:
         status = "stuck"
         try:
             while left:
-                ctx.check_time()
+                if not wanted:
+                    status = "decided"
+                    break
+                if deadline is not None:
+                    ctx.check_time()
                 if queue:
                     ci = queue.popleft()
-                    pending[ci] = 0
                     constraint = constraints[ci]
+                    scan = joint.get(ci)
+                    if scan is not None:
+                        quick = scan(ctx, constraint)
+                        if quick is not None:  # the constraint's own fixpoint: no rescan
+                            for var, value in quick:  # open variables, one of their values
+                                state[var] = 1 << value
+                                left -= 1
+                                if var in targets:
+                                    wanted -= 1
+                                for cj in unit_watchers[var]:
+                                    if not pending[cj]:
+                                        pending[cj] = 1
+                                        enqueue(cj)
+                            if quick:
+                                memo.clear()
+                                for gi in range(len(stale)):
+                                    stale[gi] = True
+                            pending[ci] = 0
+                            continue
+                    pending[ci] = 0
                     for technique in by_unit[ci]:
                         quick = technique.placements_in(ctx, constraint)
                         if quick is not None:
@@ -403,7 +470,7 @@ class Engine:
             return Run([], state, "contradiction", stop.problem, time.monotonic() - started)
         except EngineTimeout:
             status = "timeout"
-        return Run([], state, status, None, time.monotonic() - started)
+        return Run([], state, status, None, time.monotonic() - started, left)
 
     def next_steps(self, state: State) -> list[Step]:
         """The steps the cheapest productive technique finds now (the hint)."""

@@ -487,23 +487,27 @@ class DeducibleHints(Hints):
             return  # needed: without it the others do not solve the puzzle
         half = len(cells) // 2
         left, right = cells[:half], cells[half:]
-        self._reduce_segment(engine, left, self._with(engine, base, right))
+        self._reduce_segment(engine, left, self._with(engine, base, right, left))
         kept = [var for var in left if is_single(self.givens[var])]
-        self._reduce_segment(engine, right, self._with(engine, base, kept))
+        self._reduce_segment(engine, right, self._with(engine, base, kept, right))
 
-    def _with(self, engine: Engine, base: Run, cells: list[int]) -> Run:
-        """``base`` propagated further with the solution's values of ``cells``."""
+    def _with(self, engine: Engine, base: Run, cells: list[int], segment: list[int]) -> Run:
+        """``base`` propagated further with the solution's values of ``cells``, for deciding
+        ``segment``. The propagation stops once every cell of the segment is decided: they
+        all go then, as when solved, and the state is not used again."""
         if not cells:
             return base
         state = list(base.state)
+        open_count = base.open_count
         for var in cells:
+            if open_count is not None and state[var] & (state[var] - 1):
+                open_count -= 1  # it had several candidates
             state[var] = 1 << self.solution[var]
-        return engine.settle(state, changed=cells)
+        return engine.settle(state, changed=cells, until=segment, open_count=open_count)
 
     def insert(self) -> bool:
         engine = self.engine()
         run = engine.settle(self.givens)
-        open_vars: list[int] | None = None
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
                 return False
@@ -516,15 +520,14 @@ class DeducibleHints(Hints):
                 continue
             if not self.family.cell_hints:
                 return False  # every other hint is shown and the techniques are still stuck
-            if open_vars is None:
-                open_vars = self.model.open_vars(state)
-            else:  # the state only narrows: cells decided before stay decided
-                open_vars = self.model.open_vars(state, open_vars)
-            var = self.rng.choice(open_vars)
+            var = self.rng.choice(open_cells(self.model, state))
             self.givens[var] = 1 << self.solution[var]
             state = list(state)
+            count = run.open_count
+            if count is not None and state[var] & (state[var] - 1):
+                count -= 1  # it had several candidates
             state[var] = 1 << self.solution[var]
-            run = engine.settle(state, changed=[var])
+            run = engine.settle(state, changed=[var], open_count=count)
         return self.holds() or self._insert_more()
 
     def _insert_more(self) -> bool:
@@ -535,12 +538,51 @@ class DeducibleHints(Hints):
             run = self.engine().settle(self.givens)
             if run.solved:
                 return True
-            open_vars = self.model.open_vars(run.state)
+            open_vars = open_cells(self.model, run.state)
             if not open_vars:
                 return False
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
         return False
+
+
+_NOT_SINGLE = bytes(int(mask.bit_count() != 1) for mask in range(256))
+"""A mask of at most 8 values → 1 unless it holds exactly one candidate."""
+
+
+class OpenCells:
+    """The variables without a single value of a state, in order, as :meth:`Model.open_vars`
+    lists them, but counted and indexed on the state packed into bytes (C-level passes), so a
+    random choice among 10,000 cells costs no list of them."""
+
+    def __init__(self, flags: bytes) -> None:
+        self.flags = flags
+        """Per variable, 1 when it has no single value."""
+        self.size = flags.count(1)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> int:
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        low, high = 0, len(self.flags) - 1  # the variable is the first p with index + 1 before
+        count = self.flags.count
+        while low < high:
+            middle = (low + high) // 2
+            if count(1, 0, middle + 1) > index:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+
+def open_cells(model: Model, state: State) -> OpenCells | list[int]:
+    """The variables without a single value in ``state``, in order (for a random choice)."""
+    try:
+        return OpenCells(bytes(state).translate(_NOT_SINGLE))
+    except ValueError:  # a mask of more than 8 values
+        return model.open_vars(state)
 
 
 class UniqueHints(Hints):

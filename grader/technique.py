@@ -10,7 +10,7 @@ Global techniques leave ``kinds`` empty and implement :meth:`Technique.find`.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from grader.constraints import Constraint
     from grader.engine import Engine
     from grader.explain import Explainer
+
+
+JointScan = Callable[["Context", "Constraint"], "list[Assignment] | None"]
+"""A constraint's local techniques scanned as one (:meth:`Technique.joint_scan`)."""
 
 
 class EngineTimeout(Exception):
@@ -101,6 +105,19 @@ class Technique:
         """The placements :meth:`find_in` makes in ``constraint`` (in any order), without steps,
         for callers that keep none (:meth:`grader.engine.Engine.settle`). None: no such
         shortcut here (or the steps also eliminate or contradict); the steps are used."""
+        return None
+
+    def joint_scan(
+        self, constraint: Constraint, techniques: Sequence[Technique]
+    ) -> JointScan | None:
+        """For callers that keep no steps (:meth:`grader.engine.Engine.settle`): one function
+        giving the placements that ``techniques`` (every local technique scanning
+        ``constraint``, cheapest first, this one first) make in the constraint when used again
+        and again until none finds more there, so that after them the constraint needs no
+        rescan until another constraint changes one of its variables. The placements are of
+        distinct variables with several candidates, each to one of them. The function returns
+        None when it cannot tell (an elimination or a contradiction on the way): the techniques
+        are then used one by one. None here: no such function."""
         return None
 
     def explain(self, step: Step, ex: Explainer) -> str:

@@ -106,3 +106,47 @@ def test_grading_is_deterministic():
     first, second = grade(puzzle).to_dict(trace=True), grade(puzzle).to_dict(trace=True)
     first.pop("seconds"), second.pop("seconds")
     assert first == second
+
+
+def test_joint_line_scan_ends_where_the_techniques_one_by_one_end():
+    """The generator's one-pass line scan (line_closure) ends where the line's techniques, each
+    used through its steps, end, on every line that still has a valid completion (partial
+    solutions and random grids)."""
+    import random
+
+    from conftest import random_solution
+    from grader.engine import apply_conclusions
+    from grader.technique import Context
+
+    rng = random.Random(7)
+    for family, grid in (("binairo", ["." * 10] * 10), ("tango", ["." * 6] * 6)):
+        puzzle = make({"family": family, "grid": grid})
+        for level in ("trivial", "easy", "normal"):
+            engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, level))
+            scans = engine.plan.joint
+            assert scans, level
+            for trial in range(60):
+                if trial % 2:
+                    state = [rng.choice((1, 2, 3, 3, 3)) for _ in puzzle.givens]
+                else:
+                    solution, share = random_solution(puzzle, rng), rng.uniform(0.1, 0.6)
+                    state = [1 << x if rng.random() < share else 3 for x in solution]
+                for ci, scan in scans.items():
+                    line = puzzle.model.constraints[ci]
+                    quick = scan(Context(puzzle.model, list(state), engine), line)
+                    if line.supports(state) is None:
+                        continue  # no valid line: the techniques' order matters
+                    assert quick is not None
+                    local, progress = list(state), True
+                    while progress:
+                        progress = False
+                        for technique in engine.plan.by_unit[ci]:
+                            ctx = Context(puzzle.model, local, engine)
+                            for step in technique.find_in(ctx, line):
+                                changed, _ = apply_conclusions(
+                                    local, step.placements, step.eliminations
+                                )
+                                progress |= bool(changed)
+                    ended = list(state)
+                    apply_conclusions(ended, quick)
+                    assert ended == local

@@ -166,3 +166,32 @@ def test_remembered_trials_change_no_propagation(name, size, options):
             len(w.trials) for k, w in model.memo.items() if k[0:1] == ("lookahead-witnesses",)
         )
     assert reused  # the memory was there to be used
+
+
+def test_settle_until_stops_once_the_variables_are_decided():
+    """``until`` ends the propagation once its variables are decided (status decided), and
+    ``open_count`` reports and takes the number of open variables."""
+    from grader.engine import count_open
+
+    for puzzle, solution, state in random_states("binairo", 8, 8, {}, 10):
+        engine = Engine(
+            puzzle.model,
+            choose(puzzle.family, puzzle.model, "normal"),
+            solutions=[solution],
+            unique=False,
+            verify=False,
+        )
+        full = engine.settle(state)
+        assert full.open_count == count_open(full.state)
+        assert engine.settle(state, open_count=count_open(state)).state == full.state
+        decided = [v for v, mask in enumerate(full.state) if mask & (mask - 1) == 0]
+        opened = [v for v, mask in enumerate(state) if mask & (mask - 1)]
+        targets = [v for v in opened if v in decided][:2]
+        if not targets or full.solved:
+            continue
+        early = engine.settle(state, until=targets)
+        assert early.status in ("decided", "solved")
+        assert all(early.state[v] & (early.state[v] - 1) == 0 for v in targets)
+        assert early.open_count == count_open(early.state)
+        undecided = [v for v in opened if v not in decided][:1]
+        assert engine.settle(state, until=targets + undecided).state == full.state

@@ -23,7 +23,7 @@ DECIDED = (-2, 0, 1, -1)
 
 STRIDE = 8
 """Line bitsets keep cell i at bit ``8 * i``, so sums of up to 255 shifted copies never carry."""
-_LOW = int.from_bytes(bytes([1]) * 256, "little")
+LOW = int.from_bytes(bytes([1]) * 256, "little")
 """Bit 0 of every cell of the longest line (and more)."""
 
 
@@ -34,12 +34,22 @@ def line_bits(ctx, line) -> tuple[int, int, int]:
     """
     bits = ctx.memo.get(line)  # the line object is the key
     if bits is None:
-        masks = int.from_bytes(bytes(line.read(ctx.state)), "little")  # cell i's mask at bit 8i
-        low = masks & _LOW  # value 0 possible
-        high = (masks >> 1) & _LOW  # value 1 possible
-        empty = low & high
-        bits = ctx.memo[line] = (low ^ empty, high ^ empty, empty)
+        bits = ctx.memo[line] = read_bits(line, ctx.state)
     return bits
+
+
+def read_bits(line, state) -> tuple[int, int, int]:
+    """:func:`line_bits` read from ``state`` (not remembered)."""
+    masks = int.from_bytes(bytes(line.read(state)), "little")  # cell i's mask at bit 8i
+    low = masks & LOW  # value 0 possible
+    high = (masks >> 1) & LOW  # value 1 possible
+    empty = low & high
+    return low ^ empty, high ^ empty, empty
+
+
+def bits_masks(zeros: int, ones: int, empty: int, length: int) -> tuple[int, ...]:
+    """The cells' masks of a line given as :func:`line_bits` bitsets (cells in none: 0)."""
+    return tuple((zeros + 2 * ones + 3 * empty).to_bytes(length, "little"))
 
 
 def positions(bits: int) -> list[int]:
