@@ -199,26 +199,30 @@ class Lookahead(Technique):
         value: int,
         cap: int | None,
     ) -> Run:
-        """Propagate the assumption ``var = value`` (with a record unless the caller keeps
-        none); a solution it completes is learnt and an end without contradiction kept."""
+        """Propagate the assumption ``var = value``: first without a record (resumed from an
+        earlier end where one fits), as most assumptions lead nowhere; a solution it completes
+        is learnt and an end without contradiction kept. When it fails and the caller keeps
+        steps, it runs again with a record (the chain, cut at ``cap`` steps): both ways end
+        alike, so the record is made only for the assumptions that fail."""
         trial = list(ctx.state)
         trial[var] = 1 << value
-        if not ctx.settle:  # the chain is recorded from the assumption on
-            run = sub.run(trial, changed=[var], max_steps=cap)
+        resumed = witnesses.resume(var, value, trial)
+        if resumed is None:
+            run = sub.settle(trial, changed=[var])
+        elif 0 in resumed[0]:
+            run = Run([], resumed[0], "contradiction", Contradiction("no candidate left"))
         else:
-            resumed = witnesses.resume(var, value, trial)
-            if resumed is None:
-                run = sub.settle(trial, changed=[var])
-            elif 0 in resumed[0]:
-                run = Run([], resumed[0], "contradiction", Contradiction("no candidate left"))
-            else:
-                run = sub.settle(resumed[0], changed=resumed[1])
+            run = sub.settle(resumed[0], changed=resumed[1])
         if run.status == "timeout":
             raise EngineTimeout
         if run.status == "solved":
             ctx.engine.learn_solution(run.state)
         if run.status in ("solved", "stuck"):
             witnesses.keep(var, value, trial, run.state)
+        elif not ctx.settle:
+            run = sub.run(trial, changed=[var], max_steps=cap)
+            if run.status == "timeout":
+                raise EngineTimeout
         return run
 
     def trial_vars(self, ctx: Context) -> Iterator[int]:
