@@ -129,10 +129,22 @@ def _column_supports(masks: Sequence[int]) -> list[int] | None:
                 return True
         return False
 
+    taken = 0
     for cell in range(cells):
+        free = masks[cell] & ~taken
+        if free:  # a letter nobody holds yet: no augmenting chain needed
+            low = free & -free
+            taken |= low
+            letter = low.bit_length() - 1
+            owner[letter] = cell
+            match[cell] = letter
+            continue
         seen = 0
         if not augment(cell):
             return None
+        taken = 0  # the chain moved letters between cells and took one more
+        for letter in match[: cell + 1]:
+            taken |= 1 << letter
     letters = [a for a in range(width) if owner[a] >= 0]
     reach = [0] * width
     for a in letters:

@@ -302,10 +302,17 @@ class ColumnPairs(Technique):
             ]
             if elims:
                 yield self._step(shape, state, elims, constraint, "naked", (a, b), both)
-        placed = 0
+        placed = once = twice = thrice = 0
         for v in constraint.vars:
-            if is_single(state[v]):
-                placed |= state[v]
+            mask = state[v]
+            if is_single(mask):
+                placed |= mask
+            else:
+                thrice |= twice & mask
+                twice |= once & mask
+                once |= mask
+        if ((twice & ~thrice & ~placed).bit_count()) < 2:
+            return  # a hidden pair needs two letters with two places each
         places: dict[int, int] = {}
         for index, v in enumerate(open_cells):
             for y in values_of(state[v] & ~placed):
