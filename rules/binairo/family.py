@@ -32,10 +32,10 @@ class Binairo(Family):
     }
     schema = BinairoFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
-        (6, 6): ("trivial", "easy", "normal"),
-        (8, 8): ("trivial", "easy", "normal", "hard"),
-        (10, 10): ("trivial", "easy", "normal", "hard"),
-        (14, 14): ("trivial", "easy", "normal", "hard"),
+        (6, 6): ("trivial", "easy", "normal", "expert"),
+        (8, 8): ("trivial", "easy", "normal", "hard", "expert"),
+        (10, 10): ("trivial", "easy", "normal", "hard", "expert"),
+        (14, 14): ("trivial", "easy", "normal", "hard", "expert"),
     }
     out_of_reach = {(6, 6): ("hard",)}  # noqa: RUF012  (no puzzle in 100 tries)
     example = {  # noqa: RUF012

@@ -79,8 +79,8 @@ class Siteswap(Family):
     reachable = {(3, 4): ("trivial",), (4, 4): ("trivial",)}  # noqa: RUF012
     """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too."""
     out_of_reach = {  # noqa: RUF012  (no puzzle in 100 tries)
-        (3, 4): ("easy", "normal", "hard"),
-        (4, 4): ("easy", "normal", "hard"),
+        (3, 4): ("easy", "normal", "hard", "expert"),
+        (4, 4): ("easy", "normal", "hard", "expert"),
     }
     example = {  # noqa: RUF012
         "family": "siteswap",

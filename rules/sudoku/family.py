@@ -71,10 +71,13 @@ class Sudoku(Family):
     schema = SudokuFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (4, 4): ("trivial",),
-        (6, 6): ("trivial",),
-        (9, 9): ("trivial", "easy", "normal"),
+        (6, 6): ("trivial", "hard", "expert"),
+        (9, 9): ("trivial", "easy", "normal", "hard", "expert"),
     }
-    out_of_reach = {(4, 4): ("easy", "normal", "hard")}  # noqa: RUF012  (none in 100 tries)
+    out_of_reach = {  # noqa: RUF012  (none in 100 tries)
+        (4, 4): ("easy", "normal", "hard", "expert", "extreme"),
+        (6, 6): ("easy", "normal"),
+    }
     example = {  # noqa: RUF012
         "family": "sudoku",
         "grid": [
