@@ -63,23 +63,23 @@ class ReflexivePartner(Technique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, PairRow)
-        state = ctx.state
         cells = constraint.vars
+        masks = constraint.masks(ctx.state)  # the row as the scan began
+        usable = row_adjacency(masks)  # j usable for i: i may hold j and j may hold i
+        placed = 0
+        for j, mask in enumerate(masks):
+            if mask and not mask & (mask - 1):
+                placed |= 1 << j
         for i, var in enumerate(cells):
-            mask = state[var]
-            if is_single(mask):
-                j = single_value(mask)
-                partner = cells[j]
-                if state[partner] != 1 << i and state[partner] >> i & 1:
+            mask = masks[i]
+            if placed >> i & 1:
+                j = mask.bit_length() - 1
+                if masks[j] != 1 << i and masks[j] >> i & 1:
                     yield self.make(
-                        placements=[(partner, i)], unit=constraint.label, cell=var, value=j
+                        placements=[(cells[j], i)], unit=constraint.label, cell=var, value=j
                     )
                 continue
-            gone = [
-                j
-                for j in values_of(mask)
-                if not state[cells[j]] >> i & 1 and not is_single(state[cells[j]])
-            ]
+            gone = values_of(mask & ~usable[i] & ~placed)  # j no longer holds i, j still open
             if gone:
                 yield self.make(
                     eliminations=[(var, j) for j in gone],
