@@ -236,6 +236,21 @@ def test_shared_examples_grade_soundly_and_the_small_ones_solve():
     assert small >= 6  # the six small puzzles of the file were checked
 
 
+def test_a_puzzle_needing_nested_assumptions_is_solved_to_its_solution():
+    """Probst's 6x7 with throws 1-5 needs lookahead of depth 2 (an assumption inside an
+    assumption): the techniques solve it, each deep step with the chain that refutes it."""
+    data = next(d for d in shared_puzzles() if d["id"] == "probst_06_6x7_1-5")
+    puzzle = make(data)
+    _, found = count_solutions(puzzle.model, puzzle.givens)
+    run = Engine(puzzle.model, choose(puzzle.family, puzzle.model), solutions=found).run(
+        puzzle.givens
+    )
+    assert run.solved
+    assert [mask.bit_length() - 1 for mask in run.state] == puzzle.solution
+    deep = [step for step in run.steps if step.technique == "lookahead-2"]
+    assert deep and all(step.data["chain"] for step in deep)
+
+
 def test_mermelstein_grid_is_valid_and_repetitive():
     data = next(d for d in shared_puzzles(solved_grids=True) if d["id"].startswith("mermelstein"))
     puzzle = make(data)
