@@ -62,7 +62,7 @@ def line_closure(
     with this quota (its cells' masks given by ``read``) when used until none finds more;
     None: a contradiction on the way (the steps say which). Works on the line's bitsets alone:
     the line is read once and no rule is called."""
-    masks = int.from_bytes(bytes(read(ctx.state)), "little")  # as read_bits
+    masks = int.from_bytes(read(ctx.state), "little")  # as read_bits
     low = masks & LOW
     high = (masks >> 1) & LOW
     empty = low & high
