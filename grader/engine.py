@@ -25,7 +25,8 @@ class Run:
     """The outcome of a propagation: the steps taken and where they led."""
 
     steps: list[Step]
-    state: State
+    state: State | bytearray
+    """The end state (a ``bytearray`` from :meth:`Engine.settle` given one)."""
     status: str
     """``solved``, ``stuck``, ``contradiction``, ``timeout``, ``limit`` or ``decided`` (see
     :meth:`Engine.settle`)."""
@@ -323,7 +324,7 @@ class Engine:
 
     def settle(
         self,
-        state: State,
+        state: State | bytearray,
         *,
         changed: Iterable[int] | None = None,
         until: Iterable[int] | None = None,
@@ -348,9 +349,13 @@ class Engine:
         Without verifying (the state has a solution), a constraint whose techniques have a
         joint scan (:meth:`Technique.joint_scan`) is taken to their fixpoint in one call and
         not rescanned for its own changes.
+
+        A ``bytearray`` state (every mask fits in a byte) stays one, also in the result: the
+        copy and the techniques' reads of it cost C-level passes (see
+        :attr:`grader.family.Family.byte_states`).
         """
         started = time.monotonic()
-        state = list(state)
+        state = state.copy() if isinstance(state, bytearray) else list(state)
         plan = self.plan
         model = self.model
         constraints = model.constraints

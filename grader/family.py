@@ -177,6 +177,11 @@ class Family:
     cell_hints: ClassVar[bool] = True
     """Whether the generator may reveal cells of the solution as givens."""
 
+    byte_states: ClassVar[bool] = False
+    """Whether the generator may propagate on states held as a ``bytearray`` when every mask
+    fits in a byte (copies and line reads cost a C-level pass): only for a family whose
+    techniques read and write states by index, slice and iteration alone."""
+
     reachable: ClassVar[Mapping[tuple[int, int], tuple[str, ...]]] = {}
     """The levels the generator was seen to reach at a size (rows, cols) with the default
     options (``bench/reachable.py``)."""

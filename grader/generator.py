@@ -447,6 +447,16 @@ class DeducibleHints(Hints):
     def holds(self) -> bool:
         return self.engine().settle(self.givens).solved
 
+    def packed(self, state: State) -> State | bytearray:
+        """A copy of ``state`` to propagate on: a ``bytearray`` when the family allows it and
+        every mask fits in a byte (see :attr:`Family.byte_states`), else a list."""
+        if self.family.byte_states:
+            try:
+                return bytearray(state)
+            except ValueError:  # a wider mask
+                pass
+        return list(state)
+
     def reduce(self) -> None:
         """Reduction by halving: a given can go when propagation from all the other current
         givens solves the puzzle. Those states are built by adding givens to propagated states
@@ -460,7 +470,7 @@ class DeducibleHints(Hints):
         cells = [v for v, m in enumerate(self.givens) if is_single(m)]
         self.rng.shuffle(cells)
         engine = self.engine()
-        empty = list(self.givens)
+        empty = self.packed(self.givens)
         for var in cells:
             empty[var] = self.model.variables[var].domain
         self._reduce_segment(engine, cells, engine.settle(empty))
@@ -497,7 +507,7 @@ class DeducibleHints(Hints):
         all go then, as when solved, and the state is not used again."""
         if not cells:
             return base
-        state = list(base.state)
+        state = base.state.copy()
         open_count = base.open_count
         for var in cells:
             if open_count is not None and state[var] & (state[var] - 1):
@@ -507,7 +517,7 @@ class DeducibleHints(Hints):
 
     def insert(self) -> bool:
         engine = self.engine()
-        run = engine.settle(self.givens)
+        run = engine.settle(self.packed(self.givens))
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
                 return False
@@ -522,7 +532,7 @@ class DeducibleHints(Hints):
                 return False  # every other hint is shown and the techniques are still stuck
             var = self.rng.choice(open_cells(self.model, state))
             self.givens[var] = 1 << self.solution[var]
-            state = list(state)
+            state = state.copy()
             count = run.open_count
             if count is not None and state[var] & (state[var] - 1):
                 count -= 1  # it had several candidates

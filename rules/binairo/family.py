@@ -31,6 +31,7 @@ class Binairo(Family):
         "unique_lines": "no two rows and no two columns are equal (true/false)"
     }
     schema = BinairoFile
+    byte_states = True  # the binary techniques read states by index and slice
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (6, 6): ("trivial", "easy", "normal", "expert"),
         (8, 8): ("trivial", "easy", "normal", "hard", "expert"),

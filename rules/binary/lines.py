@@ -40,7 +40,7 @@ def line_bits(ctx, line) -> tuple[int, int, int]:
 
 def read_bits(line, state) -> tuple[int, int, int]:
     """:func:`line_bits` read from ``state`` (not remembered)."""
-    masks = int.from_bytes(bytes(line.read(state)), "little")  # cell i's mask at bit 8i
+    masks = int.from_bytes(line.read(state), "little")  # cell i's mask at bit 8i
     low = masks & LOW  # value 0 possible
     high = (masks >> 1) & LOW  # value 1 possible
     empty = low & high

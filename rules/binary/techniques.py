@@ -46,6 +46,11 @@ RULES = ("pair", "sandwich", "last-cell", "count", "window")
 """The bitset rules :func:`line_closure` knows, in the order of its flags."""
 
 
+ONES_AT = 4
+"""In :func:`line_closure`'s packed bitset, a cell holding 1 sets bit ``8 * i + 4`` (a 0 sets
+bit ``8 * i``): shifts by whole cells move both values at once and never mix them."""
+
+
 def line_closure(
     pair: bool,
     sandwich: bool,
@@ -61,27 +66,30 @@ def line_closure(
     :class:`BinaryLastCell`, :class:`CountCompletion`, :class:`Window`) make in a binary line
     with this quota (its cells' masks given by ``read``) when used until none finds more;
     None: a contradiction on the way (the steps say which). Works on the line's bitsets alone:
-    the line is read once and no rule is called."""
-    masks = int.from_bytes(bytes(read(ctx.state)), "little")  # as read_bits
+    the line is read once and no rule is called. The decided cells of both values share one
+    bitset (see :data:`ONES_AT`), so each pattern rule costs one pass for both."""
+    masks = int.from_bytes(read(ctx.state), "little")  # as read_bits
     low = masks & LOW
     high = (masks >> 1) & LOW
     empty = low & high
+    if not empty:
+        return []
     zeros, ones = low ^ empty, high ^ empty
-    z, o, e = zeros, ones, empty
-    while e:
-        to0 = to1 = 0  # open cells that must take 0, 1
+    both_values = zeros | (ones << ONES_AT)
+    e = empty
+    if count or window:
+        zc, oc = zeros.bit_count(), ones.bit_count()
+    while True:
+        # forced: bit 8i → cell i must take 1 (next to 0s), bit 8i+4 → it must take 0
+        forced = 0
         if pair:  # as Pair.forced
-            both = z & (z >> 8)
-            to1 = (both << 16) | (both >> 8)
-            both = o & (o >> 8)
-            to0 = (both << 16) | (both >> 8)
+            pairs = both_values & (both_values >> 8)
+            forced = (pairs << 16) | (pairs >> 8)
         if sandwich:  # as Sandwich.forced
-            to1 |= (z & (z >> 16)) << 8
-            to0 |= (o & (o >> 16)) << 8
-        to0 &= e
-        to1 &= e
+            forced |= (both_values & (both_values >> 16)) << 8
+        to1 = forced & e
+        to0 = (forced >> ONES_AT) & e
         if count or window:
-            zc, oc = z.bit_count(), o.bit_count()
             if count:  # as CountCompletion
                 if zc == quota:
                     to1 |= e
@@ -90,6 +98,7 @@ def line_closure(
             if window and (  # as Window: one A left to place and at least two Bs
                 (zc == quota - 1 and oc <= quota - 2) or (oc == quota - 1 and zc <= quota - 2)
             ):
+                z, o = both_values & LOW, (both_values >> ONES_AT) & LOW
                 found = window_outside(z, o, e, quota, len(line.vars))
                 if found is not None:
                     if found[0]:
@@ -97,6 +106,7 @@ def line_closure(
                     else:
                         to1 |= found[2]
         if last and not e & (e - 1):  # as BinaryLastCell
+            z, o = both_values & LOW, (both_values >> ONES_AT) & LOW
             allowed = last_allowed(line, z, o, e)
             if allowed == 0b01:
                 to0 |= e
@@ -108,13 +118,18 @@ def line_closure(
             break
         if to0 & to1:
             return None
-        z |= to0
-        o |= to1
-        e &= ~(to0 | to1)
+        both_values |= to0 | (to1 << ONES_AT)
+        e ^= to0 | to1  # both lie in e
+        if not e:
+            break
+        if count or window:
+            zc += to0.bit_count()
+            oc += to1.bit_count()
     placed = empty ^ e
     if not placed:
         return []
     cells = line.vars
+    o = both_values >> ONES_AT
     out = []
     while placed:
         bit = placed & -placed
@@ -159,13 +174,15 @@ def window_outside(
     for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
         if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
             continue
-        starts = every_cell(length - 2)
         open_in_window = empty + (empty >> 8) + (empty >> 16)
         holds_a = mine | (mine >> 8) | (mine >> 16)
-        for i in positions((open_in_window >> 1) & starts & ~holds_a):  # >= 2 open, no A
-            outside = empty & ~(0x010101 << (8 * i))
+        starts = (open_in_window >> 1) & every_cell(length - 2) & ~holds_a  # >= 2 open, no A
+        while starts:  # in order, stopping at the first that fits
+            bit = starts & -starts
+            outside = empty & ~(bit * 0x010101)
             if outside:
-                return a, i, outside
+                return a, (bit.bit_length() - 1) >> 3, outside
+            starts ^= bit
     return None
 
 

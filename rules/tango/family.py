@@ -27,6 +27,7 @@ class Tango(Family):
     title = "LinkedIn Tango"
     default_size = (6, 6)
     schema = TangoFile
+    byte_states = True  # the binary techniques read states by index and slice
     reachable = {  # noqa: RUF012  (bench/reachable.py; extreme was not settled)
         (6, 6): ("trivial", "easy", "normal", "hard", "expert"),
     }
