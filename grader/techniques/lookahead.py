@@ -49,8 +49,9 @@ class Witnesses:
     Kept per model, set of propagating techniques and knowledge of uniqueness (which some
     techniques need), within a bound on the masks stored."""
 
-    LIMIT = 4_000_000
-    """Masks kept at most per model and technique set (about 32 MB of lists)."""
+    LIMIT = 1_000_000
+    """Masks kept at most per model and technique set (a few MB); past it everything kept is
+    dropped and the keeping starts again."""
 
     def __init__(self) -> None:
         self.trials: dict[tuple[int, int], tuple[State, State]] = {}
@@ -86,11 +87,11 @@ class Witnesses:
     def keep(self, var: int, value: int, start: State, end: State) -> None:
         """Remember that the trial ``var = value`` went from ``start`` to ``end`` without
         contradiction."""
-        new = (var, value) not in self.trials
-        if new and self.stored + 2 * len(end) > self.LIMIT:
-            return
-        if new:
-            self.stored += 2 * len(end)
+        if self.stored + 2 * len(end) > self.LIMIT:  # counts every list kept since the last
+            self.trials.clear()  # start, as ``ends`` may still hold one a trial replaced
+            self.ends.clear()
+            self.stored = 0
+        self.stored += 2 * len(end)
         self.trials[var, value] = (start, end)
         ends = self.ends
         for u, mask in enumerate(end):
