@@ -394,25 +394,33 @@ class Engine:
             placements: Sequence[Assignment], eliminations: Sequence[Assignment], step: Step | None
         ) -> bool:
             """Apply conclusions and queue what they touch; False when nothing changed."""
-            nonlocal left, wanted
             changed_vars = conclude(state, placements, eliminations, step)
             if not changed_vars:
                 return False
             for var in changed_vars:
-                mask = state[var]
-                if not mask & (mask - 1):  # a single value (no variable is left empty here)
-                    left -= 1
-                    if var in targets:
-                        wanted -= 1
-                for cj in unit_watchers[var]:
-                    if not pending[cj]:
-                        pending[cj] = 1
-                        enqueue(cj)
+                note(var)
+            state_changed()
+            return True
+
+        def note(var: int) -> None:
+            """Count a variable that changed (if now decided) and queue what watches it."""
+            nonlocal left, wanted
+            mask = state[var]
+            if not mask & (mask - 1):  # a single value (no variable is left empty here)
+                left -= 1
+                if var in targets:
+                    wanted -= 1
+            for cj in unit_watchers[var]:
+                if not pending[cj]:
+                    pending[cj] = 1
+                    enqueue(cj)
+
+        def state_changed() -> None:
+            """Forget the views of the old state; every global technique may find more."""
             if memo:
                 memo.clear()
             for gi in range(len(stale)):
                 stale[gi] = True
-            return True
 
         status = "stuck"
         try:
@@ -431,17 +439,9 @@ class Engine:
                         if quick is not None:  # the constraint's own fixpoint: no rescan
                             for var, value in quick:  # open variables, one of their values
                                 state[var] = 1 << value
-                                left -= 1
-                                if var in targets:
-                                    wanted -= 1
-                                for cj in unit_watchers[var]:
-                                    if not pending[cj]:
-                                        pending[cj] = 1
-                                        enqueue(cj)
+                                note(var)
                             if quick:
-                                memo.clear()
-                                for gi in range(len(stale)):
-                                    stale[gi] = True
+                                state_changed()
                             pending[ci] = 0
                             continue
                     pending[ci] = 0
