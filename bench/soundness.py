@@ -16,6 +16,12 @@ solver: if some solution of that state still has the value, the step is unsound.
 family, the states checked, the values removed, the unsound steps (must be 0), the states per
 second of one process, the wall-clock minutes and the steps checked per technique.
 
+``--settle`` also propagates each state as the generator does (:meth:`Engine.settle`, the
+random solution known, rule checks off): lookahead removing every failing assumption of a pass
+at once and reusing earlier trials, lines taken to their own fixpoint in one call, binary
+states held as bytes. It keeps no steps, so every value it removed from the state is asked of
+the exact search (column ``settled``).
+
 ``--production`` checks the engine as ``grade`` builds it: the exact search counts the state's
 solutions first and the engine knows them (lookahead skips their values; unique rectangles and
 BUG run when the state has one solution), rule checks after each step are off, and every
@@ -42,7 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from grader.costs import build_table, choose, technique_table
 from grader.engine import Engine, apply_step
 from grader.exact import count_solutions, search_for
-from grader.model import Model, State
+from grader.generator import packed_state
+from grader.model import Model, State, values_of
 from grader.registry import families
 from grader.techniques import Guess
 from soundness import random_partials, removed_values
@@ -101,6 +108,7 @@ class Tally:
     puzzles: int = 0
     states: int = 0
     removals: int = 0
+    settled: int = 0
     unsound: int = 0
     unique: int = 0
     seconds: float = 0.0
@@ -110,6 +118,7 @@ class Tally:
         self.puzzles += other.puzzles
         self.states += other.states
         self.removals += other.removals
+        self.settled += other.settled
         self.unsound += other.unsound
         self.unique += other.unique
         self.seconds += other.seconds
@@ -117,7 +126,13 @@ class Tally:
 
 
 def check_case(
-    case: Case, states: int, seed: int, per_solution: int, seconds: float, production: bool
+    case: Case,
+    states: int,
+    seed: int,
+    per_solution: int,
+    seconds: float,
+    production: bool,
+    settle: bool = False,
 ) -> Tally:
     """Check the steps of engine runs from random partial states until ``states`` are checked
     (or ``seconds`` have passed)."""
@@ -130,10 +145,12 @@ def check_case(
     label = f"{case.family} {case.size[0]}x{case.size[1]}"
     while tally.states < states and time.monotonic() < stop:
         made = False
-        for model, state, _ in random_partials(family, template, rng, per_solution):
+        for model, state, solution in random_partials(family, template, rng, per_solution):
             made = True
             depth = PRODUCTION_DEPTH if production else case.depth
             check_run(family, model, state, depth, tally, label, production, stop)
+            if settle:
+                check_settle(family, model, state, solution, depth, tally, label, stop)
             if tally.states >= states or time.monotonic() >= stop:
                 break
         if not made:
@@ -189,6 +206,46 @@ def check_run(
             print(f"  {label}: {tally.states} states, {tally.unsound} unsound", flush=True)
 
 
+def check_settle(
+    family,
+    model: Model,
+    state: State,
+    solution: list[int],
+    depth: int,
+    tally: Tally,
+    label: str,
+    stop: float,
+) -> None:
+    """Propagate ``state`` as the generator does and ask the exact search about every value
+    the propagation removed."""
+    techniques = [
+        t
+        for t in choose(family, model)
+        if not isinstance(t, Guess) and LOOKAHEAD_DEPTH.get(t.name, 0) <= depth
+    ]
+    engine = Engine(
+        model, techniques, deadline=stop, solutions=[solution], unique=False, verify=False
+    )
+    run = engine.settle(packed_state(family, state))
+    if run.status == "timeout":
+        return
+    search = search_for(model)
+    if run.status == "contradiction":
+        tally.unsound += 1  # the state has a solution
+        print(f"  UNSOUND {label}: settle found a contradiction: {run.contradiction}", flush=True)
+        return
+    removed = [
+        (v, x)
+        for v, (before, after) in enumerate(zip(state, run.state, strict=True))
+        for x in values_of(before & ~after)
+    ]
+    tally.settled += len(removed)
+    bad = [(v, x) for v, x in removed if search.is_possible(list(state), v, x)]
+    if bad:
+        tally.unsound += 1
+        print(f"  UNSOUND {label}: settle removed {bad[:3]}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=100_000, help="states per family")
@@ -206,12 +263,18 @@ def main() -> int:
         action="store_true",
         help="the engine as grade builds it: solutions known, every technique, lookahead-2",
     )
+    parser.add_argument(
+        "--settle",
+        action="store_true",
+        help="also propagate each state as the generator does and check what it removed",
+    )
     args = parser.parse_args()
     known = families()
     names = args.family or sorted({case.family for case in CASES if case.family in known})
     total_unsound = 0
     print(
-        f"{'family':<10} {'puzzles':>8} {'states':>8} {'removals':>9} {'unsound':>7} "
+        f"{'family':<10} {'puzzles':>8} {'states':>8} {'removals':>9} {'settled':>8} "
+        f"{'unsound':>7} "
         f"{'states/s':>9} {'minutes':>8}" + (f" {'unique':>7}" if args.production else ""),
         flush=True,
     )
@@ -230,6 +293,7 @@ def main() -> int:
                     args.per_solution,
                     budget * args.workers,
                     args.production,
+                    args.settle,
                 )
                 for case in cases
             ]
@@ -238,14 +302,14 @@ def main() -> int:
                 part = job.result()
                 rate = part.states / part.seconds if part.seconds else 0.0
                 size = f"{case.size[0]}x{case.size[1]}"
-                print(f"  {size:<8} {part.puzzles:>8} {part.states:>8} {'':>17} {rate:>9.0f}")
+                print(f"  {size:<8} {part.puzzles:>8} {part.states:>8} {'':>26} {rate:>9.0f}")
                 tally.add(part)
             wall = time.monotonic() - started
             rate = tally.states / tally.seconds if tally.seconds else 0.0
             unique = f" {tally.unique:>7}" if args.production else ""
             print(
                 f"{name:<10} {tally.puzzles:>8} {tally.states:>8} {tally.removals:>9} "
-                f"{tally.unsound:>7} {rate:>9.0f} {wall / 60:>8.1f}{unique}",
+                f"{tally.settled:>8} {tally.unsound:>7} {rate:>9.0f} {wall / 60:>8.1f}{unique}",
                 flush=True,
             )
             steps = ", ".join(f"{t} {n}" for t, n in tally.steps.most_common())

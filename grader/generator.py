@@ -447,15 +447,16 @@ class DeducibleHints(Hints):
     def holds(self) -> bool:
         return self.engine().settle(self.givens).solved
 
-    def packed(self, state: State) -> State | bytearray:
-        """A copy of ``state`` to propagate on: a ``bytearray`` when the family allows it and
-        every mask fits in a byte (see :attr:`Family.byte_states`), else a list."""
-        if self.family.byte_states:
-            try:
-                return bytearray(state)
-            except ValueError:  # a wider mask
-                pass
-        return list(state)
+    def _revealed(self, base: Run, cells: Iterable[int]) -> tuple[State, int | None]:
+        """A copy of ``base``'s end state showing the solution's values of ``cells``, and how
+        many variables it leaves open (when ``base`` counted them)."""
+        state = base.state.copy()
+        open_count = base.open_count
+        for var in cells:
+            if open_count is not None and state[var] & (state[var] - 1):
+                open_count -= 1  # it had several candidates
+            state[var] = 1 << self.solution[var]
+        return state, open_count
 
     def reduce(self) -> None:
         """Reduction by halving: a given can go when propagation from all the other current
@@ -470,7 +471,7 @@ class DeducibleHints(Hints):
         cells = [v for v, m in enumerate(self.givens) if is_single(m)]
         self.rng.shuffle(cells)
         engine = self.engine()
-        empty = self.packed(self.givens)
+        empty = packed_state(self.family, self.givens)
         for var in cells:
             empty[var] = self.model.variables[var].domain
         self._reduce_segment(engine, cells, engine.settle(empty))
@@ -507,17 +508,12 @@ class DeducibleHints(Hints):
         all go then, as when solved, and the state is not used again."""
         if not cells:
             return base
-        state = base.state.copy()
-        open_count = base.open_count
-        for var in cells:
-            if open_count is not None and state[var] & (state[var] - 1):
-                open_count -= 1  # it had several candidates
-            state[var] = 1 << self.solution[var]
+        state, open_count = self._revealed(base, cells)
         return engine.settle(state, changed=cells, until=segment, open_count=open_count)
 
     def insert(self) -> bool:
         engine = self.engine()
-        run = engine.settle(self.packed(self.givens))
+        run = engine.settle(packed_state(self.family, self.givens))
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
                 return False
@@ -530,13 +526,9 @@ class DeducibleHints(Hints):
                 continue
             if not self.family.cell_hints:
                 return False  # every other hint is shown and the techniques are still stuck
-            var = self.rng.choice(open_cells(self.model, state))
+            var = self.rng.choice(self.model.open_cells(state))
             self.givens[var] = 1 << self.solution[var]
-            state = state.copy()
-            count = run.open_count
-            if count is not None and state[var] & (state[var] - 1):
-                count -= 1  # it had several candidates
-            state[var] = 1 << self.solution[var]
+            state, count = self._revealed(run, [var])
             run = engine.settle(state, changed=[var], open_count=count)
         return self.holds() or self._insert_more()
 
@@ -548,51 +540,12 @@ class DeducibleHints(Hints):
             run = self.engine().settle(self.givens)
             if run.solved:
                 return True
-            open_vars = open_cells(self.model, run.state)
+            open_vars = self.model.open_cells(run.state)
             if not open_vars:
                 return False
             var = self.rng.choice(open_vars)
             self.givens[var] = 1 << self.solution[var]
         return False
-
-
-_NOT_SINGLE = bytes(int(mask.bit_count() != 1) for mask in range(256))
-"""A mask of at most 8 values → 1 unless it holds exactly one candidate."""
-
-
-class OpenCells:
-    """The variables without a single value of a state, in order, as :meth:`Model.open_vars`
-    lists them, but counted and indexed on the state packed into bytes (C-level passes), so a
-    random choice among 10,000 cells costs no list of them."""
-
-    def __init__(self, flags: bytes) -> None:
-        self.flags = flags
-        """Per variable, 1 when it has no single value."""
-        self.size = flags.count(1)
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, index: int) -> int:
-        if not 0 <= index < self.size:
-            raise IndexError(index)
-        low, high = 0, len(self.flags) - 1  # the variable is the first p with index + 1 before
-        count = self.flags.count
-        while low < high:
-            middle = (low + high) // 2
-            if count(1, 0, middle + 1) > index:
-                high = middle
-            else:
-                low = middle + 1
-        return low
-
-
-def open_cells(model: Model, state: State) -> OpenCells | list[int]:
-    """The variables without a single value in ``state``, in order (for a random choice)."""
-    try:
-        return OpenCells(bytes(state).translate(_NOT_SINGLE))
-    except ValueError:  # a mask of more than 8 values
-        return model.open_vars(state)
 
 
 class UniqueHints(Hints):
@@ -635,6 +588,17 @@ class UniqueHints(Hints):
                 return False
             var = self.rng.choice(differs)
             self.givens[var] = 1 << self.solution[var]
+
+
+def packed_state(family: Family, state: State) -> State:
+    """A copy of ``state`` to propagate on: a ``bytearray`` when the family allows it and
+    every mask fits in a byte (see :attr:`Family.byte_states`), else a list."""
+    if family.byte_states:
+        try:
+            return bytearray(state)  # type: ignore[return-value]
+        except ValueError:  # a wider mask
+            pass
+    return list(state)
 
 
 def generate(request: Request) -> Iterator[Generated]:

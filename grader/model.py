@@ -133,10 +133,45 @@ class Model:
     def is_solved(self, state: State) -> bool:
         return all(is_single(mask) for mask in state)
 
-    def open_vars(self, state: State, among: Sequence[int] | None = None) -> list[int]:
+    def open_vars(self, state: State) -> list[int]:
         """Variables without a single value left, in order (C-level loops: large grids ask
-        often); ``among``: only these (in their order)."""
-        if among is None:
-            return list(compress(range(len(state)), map((1).__ne__, map(int.bit_count, state))))
-        masks = map(state.__getitem__, among)
-        return list(compress(among, map((1).__ne__, map(int.bit_count, masks))))
+        often)."""
+        return list(compress(range(len(state)), map((1).__ne__, map(int.bit_count, state))))
+
+    def open_cells(self, state: State) -> OpenCells | list[int]:
+        """:meth:`open_vars` for a random choice: counted and indexed on the state packed into
+        bytes when every mask fits in one (no list of 10,000 cells), else the list."""
+        try:
+            return OpenCells(bytes(state).translate(_NOT_SINGLE))
+        except ValueError:  # a mask of more than 8 values
+            return self.open_vars(state)
+
+
+_NOT_SINGLE = bytes(int(mask.bit_count() != 1) for mask in range(256))
+"""A mask of at most 8 values → 1 unless it holds exactly one candidate."""
+
+
+class OpenCells:
+    """The variables without a single value of a state, in order, as :meth:`Model.open_vars`
+    lists them, but counted and indexed on the state packed into bytes (C-level passes)."""
+
+    def __init__(self, flags: bytes) -> None:
+        self.flags = flags
+        """Per variable, 1 when it has no single value."""
+        self.size = flags.count(1)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: int) -> int:
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        low, high = 0, len(self.flags) - 1  # the variable is the first p with index + 1 before
+        count = self.flags.count
+        while low < high:
+            middle = (low + high) // 2
+            if count(1, 0, middle + 1) > index:
+                high = middle
+            else:
+                low = middle + 1
+        return low

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from conftest import make
@@ -126,16 +128,12 @@ def test_impossible_requests_are_refused(request_args, error):
 
 def test_open_cells_index_like_the_list_of_open_variables():
     """The generator's random pick of an open cell sees the list Model.open_vars gives."""
-    import random
-
-    from grader.generator import open_cells
-
     puzzle = make({"family": "binairo", "grid": ["." * 12] * 12})
     rng = random.Random(3)
     for share in (0.0, 0.3, 0.9, 1.0):
         state = [rng.choice((1, 2)) if rng.random() < share else 3 for _ in puzzle.givens]
         state[5] = 0  # no candidate: listed too
-        listed, counted = puzzle.model.open_vars(state), open_cells(puzzle.model, state)
+        listed, counted = puzzle.model.open_vars(state), puzzle.model.open_cells(state)
         assert len(counted) == len(listed)
         assert [counted[i] for i in range(len(counted))] == listed
         assert random.Random(1).choice(counted) == random.Random(1).choice(listed)

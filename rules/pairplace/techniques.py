@@ -112,20 +112,19 @@ class Backreference(Technique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         shape = shape_of(ctx.model)
         state = ctx.state
-        n = shape.n
         for var in constraint.vars:
             mask = state[var]
             if not mask or mask & (mask - 1):
                 continue  # not placed
             y = mask.bit_length() - 1
-            row, x = divmod(var, n)
+            row, x = shape.place(var)
             elims = [
                 (other, y) for other in constraint.vars if other != var and state[other] >> y & 1
             ]
-            mirror = row * n + y
+            mirror = shape.var(row, y)
             elims += [
                 (other, x)
-                for other in range(y, shape.rows * n, n)  # column Y, row by row
+                for other in range(shape.var(0, y), shape.var(shape.rows, y), shape.n)  # column Y
                 if other != mirror and state[other] >> x & 1
             ]
             if elims:
