@@ -205,31 +205,38 @@ class Lookahead(Technique):
         value: int,
         cap: int | None,
     ) -> Run:
-        """Propagate the assumption ``var = value``: first without a record (resumed from an
-        earlier end where one fits), as most assumptions lead nowhere; a solution it completes
-        is learnt and an end without contradiction kept. When it fails and the caller keeps
-        steps, it runs again with a record (the chain, cut at ``cap`` steps): both ways end
-        alike, so the record is made only for the assumptions that fail."""
+        """Propagate the assumption ``var = value``. Until a failing one is known (``cap``
+        None) it goes first without a record (resumed from an earlier end where one fits), as
+        most assumptions lead nowhere, and again with a record only when it fails; both ways
+        end alike. Once one is known, the record is cut at ``cap`` steps, which costs less than
+        propagating to the end. A solution it completes is learnt and an end without
+        contradiction kept."""
         trial = list(ctx.state)
         trial[var] = 1 << value
-        resumed = witnesses.resume(var, value, trial)
-        if resumed is None:
-            run = sub.settle(trial, changed=[var])
-        elif 0 in resumed[0]:
-            run = Run([], resumed[0], "contradiction", Contradiction("no candidate left"))
+        if ctx.settle or cap is None:
+            run = self._settled(sub, witnesses, var, value, trial)
+            if run.status == "contradiction" and not ctx.settle:
+                run = sub.run(trial, changed=[var], max_steps=cap)
         else:
-            run = sub.settle(resumed[0], changed=resumed[1])
+            run = sub.run(trial, changed=[var], max_steps=cap)
         if run.status == "timeout":
             raise EngineTimeout
         if run.status == "solved":
             ctx.engine.learn_solution(run.state)
         if run.status in ("solved", "stuck"):
             witnesses.keep(var, value, trial, run.state)
-        elif not ctx.settle:
-            run = sub.run(trial, changed=[var], max_steps=cap)
-            if run.status == "timeout":
-                raise EngineTimeout
         return run
+
+    def _settled(
+        self, sub: Engine, witnesses: Witnesses, var: int, value: int, trial: State
+    ) -> Run:
+        """The trial propagated without a record, from an earlier end where one fits."""
+        resumed = witnesses.resume(var, value, trial)
+        if resumed is None:
+            return sub.settle(trial, changed=[var])
+        if 0 in resumed[0]:
+            return Run([], resumed[0], "contradiction", Contradiction("no candidate left"))
+        return sub.settle(resumed[0], changed=resumed[1])
 
     def trial_vars(self, ctx: Context) -> Iterator[int]:
         """The open variables whose values are tried (a family may narrow them to its cells)."""
