@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from checkouts import ROOT, run_in
 
 CHILD = """
 import hashlib, json, sys, time
@@ -69,21 +66,8 @@ def collections() -> dict[str, tuple[str, object]]:
 
 def run(checkout: Path | None, kind: str, source: object) -> dict:
     """Grade one collection in a fresh process (with ``checkout`` first on the path)."""
-    env = dict(os.environ)
-    if checkout is not None:
-        env["PYTHONPATH"] = str(checkout)
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps([kind, source]), str(ROOT / "tests")],
-        env=env,
-        cwd=str(checkout or ROOT),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["?"])[-1]
-        return {"puzzles": 0, "cpu": float("nan"), "digest": f"error: {last}"}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    found = run_in(checkout, CHILD, json.dumps([kind, source]), str(ROOT / "tests"))
+    return found or {"puzzles": 0, "cpu": float("nan"), "digest": "error"}
 
 
 def main() -> None:

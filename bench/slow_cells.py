@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from checkouts import run_in
 
 CELLS: dict[str, tuple[str, tuple[int, int], str, dict]] = {
     "binairo100": ("binairo", (100, 100), "normal", {}),
@@ -57,22 +54,9 @@ print(json.dumps({"made": made, "cpu": time.process_time() - started,
 def run_cell(checkout: Path | None, cell: str, count: int, seed: int, timeout: float) -> dict:
     """Generate one cell in a fresh process (with ``checkout`` first on the path)."""
     family, (rows, cols), level, options = CELLS[cell]
-    env = dict(os.environ)
-    if checkout is not None:
-        env["PYTHONPATH"] = str(checkout)
     args = json.dumps([family, rows, cols, level, options, count, seed, timeout])
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, args],
-        env=env,
-        cwd=str(checkout or ROOT),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["?"])[-1]
-        return {"made": 0, "cpu": float("nan"), "digest": f"error: {last}"}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    found = run_in(checkout, CHILD, args)
+    return found or {"made": 0, "cpu": float("nan"), "digest": "error"}
 
 
 def per_puzzle(result: dict) -> str:

@@ -5,8 +5,8 @@ lookaheads up to depth d - 1 inside. At depth 1, of all assumptions that fail, t
 shortest chain is kept, as a person would explain the simplest one; deeper, the first that
 fails (assumptions are tried on cells with fewest candidates first), as recording a chain that
 nests lookaheads costs a lookahead search at each of its steps (with it, two large shared
-siteswaps solve within 60 s: ``bench/siteswap.py``). The step records the assumption, the chain of steps it
-forced and the contradiction reached.
+siteswaps solve within 60 s: ``bench/siteswap.py``). The step records the assumption, the
+chain of steps it forced and the contradiction reached.
 
 A known solution (from the exact search, or one a trial completed) lets lookahead skip its
 values, but only while the solution fits the state looked from: sound steps never contradict an
