@@ -346,9 +346,11 @@ class Engine:
         already holds) when more is known, so on a state with a solution the end is the
         fixpoint :meth:`run` reaches. ``steps`` stays empty.
 
-        Without verifying (the state has a solution), a constraint whose techniques have a
-        joint scan (:meth:`Technique.joint_scan`) is taken to their fixpoint in one call and
-        not rescanned for its own changes.
+        A constraint whose techniques have a joint scan (:meth:`Technique.joint_scan`) is
+        taken to their fixpoint in one call and not rescanned for its own changes; when
+        verifying, the rules its changes touch are checked after the call (a rule break stays
+        visible as the state narrows, so the propagation fails exactly when the techniques one
+        by one would make it fail).
 
         A ``bytearray`` state (every mask fits in a byte) stays one, also in the result: the
         copy and the techniques' reads of it cost C-level passes (see
@@ -361,7 +363,7 @@ class Engine:
         constraints = model.constraints
         by_unit = plan.by_unit
         unit_watchers = plan.unit_watchers
-        joint = {} if self.verify else plan.joint  # verifying checks each technique's changes
+        joint = plan.joint
         if changed is None:
             order = list(by_unit)
             problem = self.check_state(state) if self.verify else None
@@ -437,11 +439,18 @@ class Engine:
                     if scan is not None:
                         quick = scan(ctx, constraint)
                         if quick is not None:  # the constraint's own fixpoint: no rescan
-                            for var, value in quick:  # open variables, one of their values
-                                state[var] = 1 << value
+                            for var, mask in quick:  # narrowed variables, their new masks
+                                state[var] = mask
                                 note(var)
                             if quick:
                                 state_changed()
+                                if self.verify:
+                                    touched = {
+                                        cj for var, _ in quick for cj in model.var_constraints[var]
+                                    }
+                                    problem = self.check_state(state, sorted(touched))
+                                    if problem is not None:
+                                        raise _Stop(problem)
                             pending[ci] = 0
                             continue
                     pending[ci] = 0

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from grader.explain import Explainer
 
 
-JointScan = Callable[["Context", "Constraint"], "list[Assignment] | None"]
+JointScan = Callable[["Context", "Constraint"], "list[tuple[int, int]] | None"]
 """A constraint's local techniques scanned as one (:meth:`Technique.joint_scan`)."""
 
 
@@ -111,13 +111,15 @@ class Technique:
         self, constraint: Constraint, techniques: Sequence[Technique]
     ) -> JointScan | None:
         """For callers that keep no steps (:meth:`grader.engine.Engine.settle`): one function
-        giving the placements that ``techniques`` (every local technique scanning
-        ``constraint``, cheapest first, this one first) make in the constraint when used again
-        and again until none finds more there, so that after them the constraint needs no
-        rescan until another constraint changes one of its variables. The placements are of
-        distinct variables with several candidates, each to one of them. The function returns
-        None when it cannot tell (an elimination or a contradiction on the way): the techniques
-        are then used one by one. None here: no such function."""
+        giving what ``techniques`` (every local technique scanning ``constraint``, cheapest
+        first, this one first) conclude when used again and again until none finds more there,
+        so that after them the constraint needs no rescan until another constraint changes one
+        of its variables. It returns the narrowed variables as ``(variable, new mask)`` pairs
+        (distinct variables, each new mask a non-empty part of the old one; a variable may lie
+        outside the constraint when the techniques conclude there), or None when it cannot
+        tell (a contradiction on the way): the techniques are then used one by one. The
+        conclusions must be ones the techniques reach, so that the end of the propagation is
+        the same. None here: no such function."""
         return None
 
     def explain(self, step: Step, ex: Explainer) -> str:

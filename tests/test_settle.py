@@ -9,6 +9,7 @@ import pytest
 from conftest import make, random_solution
 from grader.costs import choose
 from grader.engine import Engine
+from grader.model import values_of
 from grader.registry import families
 from grader.technique import Context
 from soundness import random_partials
@@ -195,3 +196,47 @@ def test_settle_until_stops_once_the_variables_are_decided():
         assert early.open_count == count_open(early.state)
         undecided = [v for v in opened if v not in decided][:1]
         assert engine.settle(state, until=targets + undecided).state == full.state
+
+
+JOINT = (
+    ("pairplace", (6, 6), {}, "hard"),
+    ("pairplace", (8, 8), {}, "hard"),
+    ("binairo", (8, 8), {}, "normal"),
+    ("tango", (6, 6), {}, "normal"),
+)
+
+
+@pytest.mark.parametrize(("name", "size", "options", "level"), JOINT)
+def test_joint_scans_end_where_the_techniques_one_by_one_end(name, size, options, level):
+    """A line scanned as one (its techniques' joint scan) leaves the propagation where the
+    techniques one by one leave it: the same end from states with a solution, and, checking
+    rules as lookahead does, the same failures from states an assumption made wrong (a trial
+    state), so lookahead removes the same values."""
+    from dataclasses import replace
+
+    family = families()[name]
+    template = family.empty_model(size, options)
+    rng = random.Random(f"joint {name}{size}")
+    failed = 0
+    for model, state, solution in random_partials(family, template, rng, 40):
+        techniques = choose(family, model, level)
+        for verify in (False, True):
+            joint = Engine(model, techniques, solutions=[solution], unique=False, verify=verify)
+            assert joint.plan.joint  # the lines are scanned as one
+            plain = Engine(model, techniques, solutions=[solution], unique=False, verify=verify)
+            plain.plan = replace(plain.plan, joint={})
+            expected = plain.settle(state)
+            assert joint.settle(state).state == expected.state
+            if not verify:
+                continue
+            open_vars = [v for v, m in enumerate(state) if m & (m - 1)]
+            for var in rng.sample(open_vars, min(len(open_vars), 6)):
+                wrong = [x for x in values_of(state[var]) if x != solution[var]]
+                trial = list(state)
+                trial[var] = 1 << rng.choice(wrong)
+                ended, found = plain.settle(trial), joint.settle(trial)
+                assert found.status == ended.status
+                if ended.status != "contradiction":
+                    assert found.state == ended.state
+                failed += ended.status == "contradiction"
+    assert failed  # wrong assumptions that fail were among them

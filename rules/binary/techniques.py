@@ -17,7 +17,7 @@ from grader.constraints import Constraint, DistinctLines, Line
 from grader.explain import Explainer
 from grader.family import TechniqueSpec
 from grader.model import Model, State, is_single
-from grader.step import Assignment, Step
+from grader.step import Step
 from grader.technique import Context, JointScan, Technique
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
 from rules.binary.lines import (
@@ -61,13 +61,14 @@ def line_closure(
     read: Callable[[State], Sequence[int]],
     ctx: Context,
     line: Line,
-) -> list[Assignment] | None:
-    """The placements the flagged rules (those of :class:`Pair`, :class:`Sandwich`,
-    :class:`BinaryLastCell`, :class:`CountCompletion`, :class:`Window`) make in a binary line
-    with this quota (its cells' masks given by ``read``) when used until none finds more;
-    None: a contradiction on the way (the steps say which). Works on the line's bitsets alone:
-    the line is read once and no rule is called. The decided cells of both values share one
-    bitset (see :data:`ONES_AT`), so each pattern rule costs one pass for both."""
+) -> list[tuple[int, int]] | None:
+    """The placements (a cell and its new one-value mask) the flagged rules (those of
+    :class:`Pair`, :class:`Sandwich`, :class:`BinaryLastCell`, :class:`CountCompletion`,
+    :class:`Window`) make in a binary line with this quota (its cells' masks given by ``read``)
+    when used until none finds more; None: a contradiction on the way (the steps say which).
+    Works on the line's bitsets alone: the line is read once and no rule is called. The decided
+    cells of both values share one bitset (see :data:`ONES_AT`), so each pattern rule costs one
+    pass for both."""
     masks = int.from_bytes(read(ctx.state), "little")  # as read_bits
     low = masks & LOW
     high = (masks >> 1) & LOW
@@ -133,7 +134,7 @@ def line_closure(
     out = []
     while placed:
         bit = placed & -placed
-        out.append((cells[(bit.bit_length() - 1) >> 3], 1 if o & bit else 0))
+        out.append((cells[(bit.bit_length() - 1) >> 3], 2 if o & bit else 1))  # masks
         placed ^= bit
     return out
 

@@ -10,6 +10,7 @@ perfect matchings) or a column; *expert* lookahead of depth 1 and *extreme* dept
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import partial
 from itertools import combinations
 
 from grader.constraints import AllDifferent, Constraint
@@ -17,10 +18,11 @@ from grader.explain import Explainer
 from grader.family import TechniqueSpec
 from grader.model import State, is_single, single_value, values_of
 from grader.step import Assignment, Step
-from grader.technique import Context, Technique
+from grader.technique import Context, JointScan, Technique
 from grader.techniques import Guess, Lookahead
+from rules.pairplace.closure import column_closure, row_closure
 from rules.pairplace.matching import column_supports, matching_supports, row_adjacency
-from rules.pairplace.model import PairRow, mirrored, shape_of
+from rules.pairplace.model import LetterColumn, PairRow, mirrored, shape_of
 
 
 def pair_text(ex: Explainer, a: int, b: int) -> str:
@@ -51,7 +53,24 @@ def left_single(state: State, eliminations: Sequence[Assignment]) -> list[tuple[
     return [(v, single_value(m)) for v, m in after.items() if is_single(m) and state[v] != m]
 
 
-class ReflexivePartner(Technique):
+class PairTechnique(Technique):
+    """A pair place line technique: with single-line enumeration on a line, the line's
+    techniques are scanned as one (:mod:`rules.pairplace.closure`)."""
+
+    def joint_scan(
+        self, constraint: Constraint, techniques: Sequence[Technique]
+    ) -> JointScan | None:
+        kinds = {type(t) for t in techniques}
+        if LineEnumeration not in kinds:
+            return None
+        if isinstance(constraint, PairRow) and kinds <= ROW_TECHNIQUES:
+            return partial(row_closure, constraint.vars)  # a plan is pickled with its model
+        if isinstance(constraint, LetterColumn) and kinds <= COLUMN_TECHNIQUES:
+            return partial(column_closure, constraint.vars, len(constraint.letters))
+        return None  # a technique whose conclusions the closure does not know
+
+
+class ReflexivePartner(PairTechnique):
     name = "reflexive-partner"
     title = "Reflexive partner"
     description = (
@@ -100,7 +119,7 @@ class ReflexivePartner(Technique):
         )
 
 
-class Backreference(Technique):
+class Backreference(PairTechnique):
     name = "backreference"
     title = "Backreference"
     description = (
@@ -147,7 +166,7 @@ class Backreference(Technique):
         )
 
 
-class RowNakedSingle(Technique):
+class RowNakedSingle(PairTechnique):
     name = "row-naked-single"
     title = "Row naked single"
     description = (
@@ -191,7 +210,7 @@ class RowNakedSingle(Technique):
         )
 
 
-class ColumnHiddenSingle(Technique):
+class ColumnHiddenSingle(PairTechnique):
     name = "column-hidden-single"
     title = "Column hidden single"
     description = (
@@ -229,7 +248,7 @@ class ColumnHiddenSingle(Technique):
         )
 
 
-class RowMatching(Technique):
+class RowMatching(PairTechnique):
     name = "row-matching"
     title = "Row matching feasibility"
     description = (
@@ -276,7 +295,7 @@ class RowMatching(Technique):
         )
 
 
-class ColumnPairs(Technique):
+class ColumnPairs(PairTechnique):
     name = "column-pairs"
     title = "Column pairs (naked and hidden)"
     description = (
@@ -351,7 +370,7 @@ class ColumnPairs(Technique):
         return text + singles_text(ex, data["singles"])
 
 
-class LineEnumeration(Technique):
+class LineEnumeration(PairTechnique):
     name = "line-enumeration"
     title = "Single-line enumeration"
     description = (
@@ -409,6 +428,12 @@ class PairLookahead(Lookahead):
         for var, value in super().trials(ctx):
             if value > var % n:
                 yield var, value
+
+
+ROW_TECHNIQUES = frozenset({ReflexivePartner, RowNakedSingle, RowMatching, LineEnumeration})
+"""The row techniques whose fixpoint :func:`rules.pairplace.closure.row_closure` gives."""
+COLUMN_TECHNIQUES = frozenset({Backreference, ColumnHiddenSingle, ColumnPairs, LineEnumeration})
+"""The column techniques whose fixpoint (with the rows') ``column_closure`` gives."""
 
 
 def pairplace_table() -> list[TechniqueSpec]:
