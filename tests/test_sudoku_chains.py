@@ -130,3 +130,44 @@ def test_chains_on_a_latin_siteswap_with_a_hole_keep_every_solution(mode, nestin
             for other in range(search.V):
                 if other != value and state[var] >> other & 1:
                     assert not exact.is_possible(state, var, other), (hint.kind, var, value)
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "options"),
+    [
+        ("sudoku", (9, 9), {}),
+        ("sudoku", (6, 6), {}),
+        ("siteswap", (9, 9), {"latin": True, "boxes": True}),
+    ],
+)
+def test_a_chain_search_is_skipped_only_when_it_would_find_nothing(name, size, options):
+    """The reach of every potential (chain_reach) says whether cycles and forcing chains, and
+    cell and region forcing chains, can find anything, and the value-by-value propagation
+    whether Nishio can; a skipped search would have found nothing (cycles, forcing chains and
+    Nishio: exactly when), on grids stuck before chains and on random partial grids."""
+    from grader.registry import families
+    from soundness import random_partials
+
+    family = families()[name]
+    template = family.empty_model(size, options)
+    rng = random.Random(f"reach {name}")
+    states = []
+    if name == "sudoku" and size == (9, 9):
+        states += [
+            (p.model, state, engine) for p, state, _, engine in map(stuck_before_chains, (1, 32))
+        ]
+    for model, state, solution in random_partials(family, template, rng, 40):
+        engine = Engine(model, choose(family, model, "hard"), solutions=[solution], unique=False)
+        states += [(model, state, engine), (model, engine.settle(state).state, engine)]
+    skipped = {"static": 0, "multiple": 0, "nishio": 0}
+    for model, state, engine in states:
+        for mode in skipped:
+            search = ChainSearch(Context(model, list(state), engine))
+            nishio = mode == "nishio"
+            may = search.nishio_may_find() if nishio else search.static_may_find(mode, 0)
+            hints = search.static_hints() if mode == "static" else search.dynamic_hints(mode)
+            assert may or not hints, mode
+            if mode != "multiple":
+                assert may == bool(hints), mode
+            skipped[mode] += not may
+    assert all(skipped.values()), skipped

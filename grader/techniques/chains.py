@@ -41,8 +41,11 @@ from grader.explain import Explainer
 from grader.model import State, is_single, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
+from grader.techniques.chain_reach import StaticReach, nishio_may_find
 from grader.techniques.houses import Houses, houses_of
 
+STATIC_MODES = ("static", "multiple")
+"""The chain kinds that follow the grid's static links only."""
 BASES = {"static": 6.5, "nishio": 7.5, "multiple": 8.0, "dynamic": 8.5}
 
 
@@ -317,6 +320,23 @@ class ChainSearch:
                     q = (pm & ~(1 << var)).bit_length() - 1
                     out.append((((q * V + v) << 1) | 1, h))
         return out
+
+    def static_may_find(self, mode: str, nesting: int) -> bool:
+        """False when :meth:`static_hints` (``static``) or the ``multiple`` kind of
+        :meth:`dynamic_hints` is sure to find nothing (:mod:`grader.techniques.chain_reach`)."""
+        g = self.grid
+        reach = StaticReach(g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V)
+        if reach.has_forcing_chain():
+            return True
+        return mode == "multiple" and (
+            nesting > 0 or reach.has_multiple_chain(self.cover_of_var, g.hpos)
+        )
+
+    def nishio_may_find(self) -> bool:
+        """False when the ``nishio`` kind of :meth:`dynamic_hints` is sure to find nothing."""
+        g = self.grid
+        covering = [h for h, c in enumerate(self.houses.covering) if c]
+        return nishio_may_find(g.cand, g.vmask, g.hpos, self.peer_masks, covering, self.V)
 
     # -- static chains and cycles ------------------------------------------------------------
 
@@ -1287,6 +1307,10 @@ class ChainTechnique(Technique):
             return  # SE nests chains only for valid puzzles: the exact search must say unique
         search = ChainSearch(ctx, self.nesting)
         search.first = ctx.settle
+        if self.mode in STATIC_MODES and not search.static_may_find(self.mode, self.nesting):
+            return  # shown empty by the reach of every potential (chain_reach)
+        if self.mode == "nishio" and not search.nishio_may_find():
+            return  # shown empty value by value (chain_reach)
         hints = search.static_hints() if self.mode == "static" else search.dynamic_hints(self.mode)
         if not hints:
             return

@@ -1,0 +1,215 @@
+"""Whether the static chain searches can find anything, from the reach of every potential at
+once, so that a search that would come back empty is skipped.
+
+The static links of a grid (an on candidate turns off its cell's other candidates and its
+peers' same value; an off candidate turns on its bivalue cell's other candidate and the other
+place of its value in a covering house with two places) form a graph in which u leads to w
+exactly when not-w leads to not-u. Its strongly connected components, taken successors first,
+give each potential's reach as one bitset. Then:
+
+* a forcing chain (X or XY) is a candidate whose on potential reaches its off potential or the
+  reverse; every cycle elimination is one too (the eliminated candidate sees an on node of the
+  cycle and an off node of it, and the cycle leads from the one to the other), so with no such
+  candidate the cycles and forcing chains find nothing;
+* with none, no static propagation meets a contradiction (reaching both x and not-x from p
+  means x leads to not-p as well), so a cell or region forcing chain (the multiple kind) exists
+  exactly when the reaches of every branch share a potential that is news: an off potential,
+  or an on potential of a cell with other candidates.
+"""
+
+from __future__ import annotations
+
+from grader.model import values_of
+
+
+class StaticReach:
+    """The reach of every potential of a grid's candidates through its static links.
+
+    Candidate k (in the order of cells, then values) has the potentials ``2k`` (off) and
+    ``2k + 1`` (on); ``reach[component[p]]`` is the bitset of the potentials p leads to
+    (itself included)."""
+
+    def __init__(self, cand, vmask, hpos, peer_masks, cover_of_var, V: int) -> None:
+        index: dict[int, int] = {}  # var * V + value -> candidate number
+        for var, mask in enumerate(cand):
+            for v in values_of(mask):
+                index[var * V + v] = len(index)
+        self.index = index
+        self.cand, self.V = cand, V
+        links: list[list[int]] = []
+        for key in index:
+            var, v = divmod(key, V)
+            others = cand[var] & ~(1 << v)
+            off_links = []  # not this candidate: what turns on
+            if others.bit_count() == 1:
+                off_links.append(2 * index[var * V + others.bit_length() - 1] + 1)
+            for h in cover_of_var[var]:
+                places = hpos[h * V + v]
+                if places.bit_count() == 2:
+                    q = (places & ~(1 << var)).bit_length() - 1
+                    off_links.append(2 * index[q * V + v] + 1)
+            on_links = [2 * index[var * V + w] for w in values_of(others)]
+            peers = vmask[v] & peer_masks[var]
+            while peers:
+                low = peers & -peers
+                on_links.append(2 * index[(low.bit_length() - 1) * V + v])
+                peers ^= low
+            links.append(off_links)
+            links.append(on_links)
+        self.component, self.reach = _reaches(links)
+
+    def of(self, potential: int) -> int:
+        return self.reach[self.component[potential]]
+
+    def has_forcing_chain(self) -> bool:
+        """Whether some candidate's on potential reaches its off potential or the reverse."""
+        of = self.of
+        return any(
+            of(2 * k + 1) >> (2 * k) & 1 or of(2 * k) >> (2 * k + 1) & 1
+            for k in range(len(self.index))
+        )
+
+    def has_multiple_chain(self, cover_of_var, hpos) -> bool:
+        """Whether a cell of three or more candidates, or a value's places in a covering house
+        whose first place is such a cell, has branches sharing news (valid when
+        :meth:`has_forcing_chain` is False: the reaches are then whole propagations)."""
+        cand, V, index, of = self.cand, self.V, self.index, self.of
+        news = 0
+        for key, k in index.items():
+            news |= 1 << (2 * k)
+            if cand[key // V].bit_count() > 1:
+                news |= 1 << (2 * k + 1)
+        for var, mask in enumerate(cand):
+            if mask.bit_count() <= 2:
+                continue
+            shared = news
+            for v in values_of(mask):
+                shared &= of(2 * index[var * V + v] + 1)
+            if shared:
+                return True
+            for v in values_of(mask):
+                for h in cover_of_var[var]:
+                    places = hpos[h * V + v]
+                    if places.bit_count() < 2 or (places & -places).bit_length() - 1 != var:
+                        continue
+                    shared = news
+                    while places and shared:
+                        low = places & -places
+                        shared &= of(2 * index[(low.bit_length() - 1) * V + v] + 1)
+                        places ^= low
+                    if shared:
+                        return True
+        return False
+
+
+def _reaches(links: list[list[int]]) -> tuple[list[int], list[int]]:
+    """Strongly connected components (Tarjan's, without recursion), numbered as they close
+    (successors first), and each one's reach as a bitset of nodes."""
+    n = len(links)
+    order = [-1] * n
+    low = [0] * n
+    component = [-1] * n
+    stack: list[int] = []
+    reach: list[int] = []
+    counter = 0
+    for root in range(n):
+        if order[root] >= 0:
+            continue
+        work = [(root, 0)]
+        order[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        while work:
+            node, i = work[-1]
+            targets = links[node]
+            if i < len(targets):
+                work[-1] = (node, i + 1)
+                t = targets[i]
+                if order[t] < 0:
+                    order[t] = low[t] = counter
+                    counter += 1
+                    stack.append(t)
+                    work.append((t, 0))
+                elif component[t] < 0 and order[t] < low[node]:
+                    low[node] = order[t]
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                if low[node] < low[parent]:
+                    low[parent] = low[node]
+            if low[node] != order[node]:
+                continue
+            c = len(reach)
+            members = 0
+            while True:
+                w = stack.pop()
+                component[w] = c
+                members |= 1 << w
+                if w == node:
+                    break
+            found = members
+            rest = members
+            while rest:
+                bit = rest & -rest
+                for t in links[bit.bit_length() - 1]:
+                    if component[t] != c:
+                        found |= reach[component[t]]
+                rest ^= bit
+            reach.append(found)
+    return component, reach
+
+
+def nishio_may_find(cand, vmask, hpos, peer_masks, covering: list[int], V: int) -> bool:
+    """False when no Nishio chain exists: no candidate of a cell with several, assumed on or
+    off, leads to a contradiction when its value alone is followed as the grid empties (an on
+    place turns its peers' same value off; a covering house with one place of the value left
+    out of two or more turns it on; two on places that see each other, or a house left with
+    none, contradict). That propagation stays in one value's places, so it is done there on
+    cell bitsets; a start that an earlier propagation without contradiction reached is not
+    tried again (its own propagation lies inside that one)."""
+    for v in range(V):
+        places = vmask[v]
+        houses = [p for h in covering if (p := hpos[h * V + v]).bit_count() >= 2]
+        safe_on = safe_off = 0
+        rest = places
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if cand[low.bit_length() - 1].bit_count() < 2:
+                continue
+            for on in (True, False):
+                if (safe_on if on else safe_off) & low:
+                    continue
+                found = _value_closure(low, on, places, houses, peer_masks)
+                if found is None:
+                    return True
+                safe_on |= found[0]
+                safe_off |= found[1]
+    return False
+
+
+def _value_closure(start: int, on: bool, places: int, houses: list[int], peer_masks):
+    """The (on, off) places one value's propagation reaches from ``start`` (a cell bit), or
+    None at a contradiction."""
+    on_cells, off_cells = (start, 0) if on else (0, start)
+    fresh = on_cells
+    while True:
+        turned_off = 0
+        while fresh:
+            low = fresh & -fresh
+            turned_off |= peer_masks[low.bit_length() - 1]
+            fresh ^= low
+        turned_off &= places
+        if turned_off & on_cells:
+            return None
+        off_cells |= turned_off
+        for house in houses:
+            left = house & ~off_cells
+            if not left:
+                return None
+            if not left & (left - 1) and not left & on_cells:
+                fresh |= left
+        if not fresh:
+            return on_cells, off_cells
+        on_cells |= fresh
