@@ -171,3 +171,16 @@ def test_a_chain_search_is_skipped_only_when_it_would_find_nothing(name, size, o
                 assert may == bool(hints), mode
             skipped[mode] += not may
     assert all(skipped.values()), skipped
+
+
+def test_settling_with_static_conclusions_all_at_once_ends_where_the_steps_end():
+    """For a caller that keeps no steps, cycles, forcing chains and cell and region forcing
+    chains give everything they conclude in one step (from the reach of every potential):
+    the propagation ends where the recorded one, a chain at a time, ends."""
+    for seed in (1, 32):
+        puzzle, _state, solution, _ = stuck_before_chains(seed)
+        techniques = [t for t in choose(puzzle.family, puzzle.model) if t.cost <= 8.0]
+        engine = Engine(puzzle.model, techniques, solutions=[solution], unique=False)
+        run, settled = engine.run(puzzle.givens), engine.settle(puzzle.givens)
+        assert any(s.technique in ("forcing-chains", "multiple-forcing-chains") for s in run.steps)
+        assert (settled.status, settled.state) == (run.status, run.state)

@@ -35,6 +35,7 @@ class StaticReach:
             for v in values_of(mask):
                 index[var * V + v] = len(index)
         self.index = index
+        self.keys = list(index)
         self.cand, self.V = cand, V
         links: list[list[int]] = []
         for key in index:
@@ -69,24 +70,52 @@ class StaticReach:
             for k in range(len(self.index))
         )
 
-    def has_multiple_chain(self, cover_of_var, hpos) -> bool:
-        """Whether a cell of three or more candidates, or a value's places in a covering house
-        whose first place is such a cell, has branches sharing news (valid when
-        :meth:`has_forcing_chain` is False: the reaches are then whole propagations)."""
+    def candidate(self, k: int) -> tuple[int, int]:
+        """Candidate number ``k`` as (cell, value)."""
+        return divmod(self.keys[k], self.V)
+
+    def forcing_conclusions(self) -> tuple[list, list] | None:
+        """Everything the cycles and forcing chains conclude, as (placements, eliminations): a
+        candidate of a cell with several whose on potential reaches its off one is false, one
+        whose off potential reaches its on one is true. None when a candidate of a cell with
+        one candidate reaches its opposite (a grid with a rule already broken: the searches
+        say what follows there)."""
+        of, cand = self.of, self.cand
+        placements, eliminations = [], []
+        for k in range(len(self.keys)):
+            to_off = of(2 * k + 1) >> (2 * k) & 1
+            to_on = of(2 * k) >> (2 * k + 1) & 1
+            if not to_off and not to_on:
+                continue
+            var, v = self.candidate(k)
+            if cand[var].bit_count() < 2:
+                return None
+            if to_off:
+                eliminations.append((var, v))
+            if to_on:
+                placements.append((var, v))
+        return placements, eliminations
+
+    def multiple_news(self, cover_of_var, hpos) -> int:
+        """The potentials (a bitset) that every branch of some cell of three or more
+        candidates, or of a value's places in a covering house whose first place is such a
+        cell, reaches and that are news: off potentials, and on potentials of cells with other
+        candidates (valid when :meth:`has_forcing_chain` is False: the reaches are then whole
+        propagations)."""
         cand, V, index, of = self.cand, self.V, self.index, self.of
         news = 0
         for key, k in index.items():
             news |= 1 << (2 * k)
             if cand[key // V].bit_count() > 1:
                 news |= 1 << (2 * k + 1)
+        found = 0
         for var, mask in enumerate(cand):
             if mask.bit_count() <= 2:
                 continue
             shared = news
             for v in values_of(mask):
                 shared &= of(2 * index[var * V + v] + 1)
-            if shared:
-                return True
+            found |= shared
             for v in values_of(mask):
                 for h in cover_of_var[var]:
                     places = hpos[h * V + v]
@@ -97,9 +126,19 @@ class StaticReach:
                         low = places & -places
                         shared &= of(2 * index[(low.bit_length() - 1) * V + v] + 1)
                         places ^= low
-                    if shared:
-                        return True
-        return False
+                    found |= shared
+        return found
+
+    def conclusions(self, potentials: int) -> tuple[list, list]:
+        """(placements, eliminations) of potentials known to hold (a bitset): an on potential
+        places its candidate, an off one removes it."""
+        placements, eliminations = [], []
+        while potentials:
+            low = potentials & -potentials
+            node = low.bit_length() - 1
+            (placements if node & 1 else eliminations).append(self.candidate(node >> 1))
+            potentials ^= low
+        return placements, eliminations
 
 
 def _reaches(links: list[list[int]]) -> tuple[list[int], list[int]]:

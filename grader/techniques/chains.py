@@ -321,16 +321,32 @@ class ChainSearch:
                     out.append((((q * V + v) << 1) | 1, h))
         return out
 
+    def static_reach(self) -> StaticReach:
+        """The reach of every potential through the grid's static links."""
+        g = self.grid
+        return StaticReach(g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V)
+
     def static_may_find(self, mode: str, nesting: int) -> bool:
         """False when :meth:`static_hints` (``static``) or the ``multiple`` kind of
         :meth:`dynamic_hints` is sure to find nothing (:mod:`grader.techniques.chain_reach`)."""
-        g = self.grid
-        reach = StaticReach(g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V)
+        reach = self.static_reach()
         if reach.has_forcing_chain():
             return True
         return mode == "multiple" and (
-            nesting > 0 or reach.has_multiple_chain(self.cover_of_var, g.hpos)
+            nesting > 0 or bool(reach.multiple_news(self.cover_of_var, self.grid.hpos))
         )
+
+    def static_conclusions(self, mode: str) -> tuple[list, list] | None:
+        """Everything :meth:`static_hints` (``static``) or the ``multiple`` kind of
+        :meth:`dynamic_hints` concludes from this grid, as (placements, eliminations) for a
+        caller that keeps no steps; None when the searches must say (a broken grid, or cell
+        and region chains where forcing chains exist)."""
+        reach = self.static_reach()
+        if reach.has_forcing_chain():
+            return reach.forcing_conclusions() if mode == "static" else None
+        if mode == "static":
+            return [], []
+        return reach.conclusions(reach.multiple_news(self.cover_of_var, self.grid.hpos))
 
     def nishio_may_find(self) -> bool:
         """False when the ``nishio`` kind of :meth:`dynamic_hints` is sure to find nothing."""
@@ -1307,6 +1323,12 @@ class ChainTechnique(Technique):
             return  # SE nests chains only for valid puzzles: the exact search must say unique
         search = ChainSearch(ctx, self.nesting)
         search.first = ctx.settle
+        if self.mode in STATIC_MODES and ctx.settle and self.nesting == 0:
+            found = search.static_conclusions(self.mode)
+            if found is not None:  # all at once from the reach of every potential
+                if found[0] or found[1]:
+                    yield self.make(placements=found[0], eliminations=found[1], kind="all")
+                return
         if self.mode in STATIC_MODES and not search.static_may_find(self.mode, self.nesting):
             return  # shown empty by the reach of every potential (chain_reach)
         if self.mode == "nishio" and not search.nishio_may_find():

@@ -71,9 +71,22 @@ def excluded(
         state[cells[i]] == state[cells[j]] and state[cells[i]].bit_count() == 2 for i, j in seeing
     ):
         return []  # only the base cells' own clashes, and no two of them lock a pair
-    used = [0] * len(cells)
     full = [state[v] for v in cells]
-    for values in product(*(list(values_of(state[v])) for v in cells)):
+    if len(cells) == 3:
+        used = _triplet_ways(full, seeing, set(masks))
+    else:
+        used = _ways(full, seeing, masks)
+    if used is None:
+        return []  # every candidate has a way: nothing to exclude
+    return [(v, x) for i, v in enumerate(cells) for x in values_of(state[v] & ~used[i])]
+
+
+def _ways(full: list[int], seeing: list[tuple[int, int]], masks: list[int]) -> list[int] | None:
+    """Per base cell, the values some allowed way gives it; None once every candidate has
+    one (a way is out when two cells that see each other share a value, or when its values
+    hold every candidate of an excluder)."""
+    used = [0] * len(full)
+    for values in product(*(values_of(m) for m in full)):
         if any(values[i] == values[j] for i, j in seeing):
             continue
         taken = 0
@@ -84,8 +97,39 @@ def excluded(
         for i, x in enumerate(values):
             used[i] |= 1 << x
         if used == full:
-            return []  # every candidate has a way: nothing to exclude
-    return [(v, x) for i, v in enumerate(cells) for x in values_of(state[v] & ~used[i])]
+            return None
+    return used
+
+
+def _triplet_ways(
+    full: list[int], seeing: list[tuple[int, int]], covers: set[int]
+) -> list[int] | None:
+    """:func:`_ways` for three base cells, with the excluders' candidate sets (two or three
+    values each) in a set: a way is out when one of its two- or three-value sets is one."""
+    ab, ac, bc = ((0, 1) in seeing), ((0, 2) in seeing), ((1, 2) in seeing)
+    fa, fb, fc = full
+    ua = ub = uc = 0
+    c_values = [1 << z for z in values_of(fc)]
+    for x in values_of(fa):
+        bx = 1 << x
+        for y in values_of(fb):
+            by = 1 << y
+            if ab and x == y:
+                continue
+            bxy = bx | by
+            if bxy in covers:
+                continue  # every third value keeps this pair
+            for bz in c_values:
+                if (ac and bz == bx) or (bc and bz == by):
+                    continue
+                if (bx | bz) in covers or (by | bz) in covers or (bxy | bz) in covers:
+                    continue
+                ua |= bx
+                ub |= by
+                uc |= bz
+                if ua == fa and ub == fb and uc == fc:
+                    return None
+    return [ua, ub, uc]
 
 
 class AlignedExclusion(Technique):
