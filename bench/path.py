@@ -1,6 +1,6 @@
 """Path Puzzles figures: the shared examples, the exact search, and generation by size and level.
 
-    python bench/path.py                 # everything (about ten minutes: 10x10 expert is slow)
+    python bench/path.py                 # everything (about a minute on 2 cores)
     python bench/path.py --quick         # one puzzle per size and level, sizes 6 and 8
     python bench/path.py --examples      # only the 26 shared examples
     python bench/path.py --skip-examples --sizes 8 --levels expert --count 3   # one row
