@@ -179,3 +179,17 @@ def test_bad_option_is_one_line():
     result = run("grade", "--timeout", "-3", str(EXAMPLES / "binairo.json"))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "--timeout" in result.stderr
+
+
+def test_html_trace_of_a_file_holding_every_family(tmp_path):
+    # The commands drop a puzzle's caches once it is graded; the page is drawn after that.
+    mixed = tmp_path / "mixed.jsonl"
+    lines = []
+    for name in ("binairo", "tango", "sudoku", "siteswap_3x4", "path", "pairplace"):
+        lines.append(json.dumps(json.loads((EXAMPLES / f"{name}.json").read_text())))
+    mixed.write_text("\n".join(lines) + "\n")
+    page = tmp_path / "trace.html"
+    result = run("grade", "--html", str(page), str(mixed))
+    assert result.returncode == 0, result.stderr
+    text = page.read_text()
+    assert text.count("<svg") >= 6 and "internal error" not in result.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,3 +78,16 @@ def test_cached_totalizer_gives_pysats_clauses_for_any_literals() -> None:
         direct = CardEnc.equals(lits, bound=bound, top_id=top, encoding=EncType.totalizer)
         assert builder.clauses == direct.clauses
         assert builder.top == max(top, direct.nv)
+
+
+def test_building_a_solver_stops_at_the_deadline_and_keeps_nothing() -> None:
+    import time
+
+    from grader.exact import _CACHE, SearchTimeout, count_solutions
+
+    puzzle = make({"family": "binairo", "size": [120, 120], "grid": ["." * 120] * 120})
+    started = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        count_solutions(puzzle.model, puzzle.givens, 2, started + 0.2)
+    assert time.monotonic() - started < 5  # encoding it whole takes several seconds
+    assert puzzle.model.key not in _CACHE

@@ -154,8 +154,14 @@ OPPOSITE = {"N": "S", "S": "N", "W": "E", "E": "W"}
 
 
 def geometry(model: Model) -> Geometry:
-    """The room of a path model."""
-    return model.memo["path"]
+    """The room of a path model (built from its options once, then kept in its memo: the memo
+    is a cache that a caller may clear)."""
+    geo = model.memo.get("path")
+    if geo is None:
+        options = model.options
+        geo = room(model.rows, model.cols, options["doors"], options["holes"], options["walls"])
+        model.memo["path"] = geo
+    return geo
 
 
 # ---------------------------------------------------------------------------------------------
@@ -420,6 +426,19 @@ def loop_problem(geo: Geometry, state: State) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
+def room(
+    rows: int,
+    cols: int,
+    doors: Sequence[Sequence[Any]],
+    holes: Sequence[Sequence[int]] = (),
+    walls: Sequence[Sequence[int]] = (),
+) -> Geometry:
+    """The geometry of a room: its cells, edges and doors (the variables' numbering)."""
+    wall_set = frozenset(frozenset(((a, b), (c, d))) for a, b, c, d in walls)
+    door_tuple = tuple(tuple(d) for d in doors)
+    return Geometry(rows, cols, frozenset(map(tuple, holes)), wall_set, door_tuple)  # type: ignore[arg-type]
+
+
 def path_model(
     rows: int,
     cols: int,
@@ -431,8 +450,8 @@ def path_model(
 ) -> Model:
     """The model of a room with its doors and clues (all already checked)."""
     doors = tuple(tuple(d) for d in doors)  # type: ignore[misc]
-    wall_set = frozenset(frozenset(((a, b), (c, d))) for a, b, c, d in walls)
-    geo = Geometry(rows, cols, frozenset(map(tuple, holes)), wall_set, doors)  # type: ignore[arg-type]
+    geo = room(rows, cols, doors, holes, walls)
+    wall_set = geo.walls
     variables = [Variable(cell_name(r, c), BOTH, r, c, "cell") for r, c in geo.cells]
     variables += [Variable(e.name, BOTH, e.a[0], e.a[1], "edge") for e in geo.edges]
     constraints: list[Any] = [
