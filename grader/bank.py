@@ -74,7 +74,7 @@ def order_sql(order: str) -> str:
 def canonical(puzzle: Puzzle) -> str:
     """The bank key: family and canonical form, equal for symmetric copies of a puzzle."""
     family = puzzle.family
-    return f"{family.name}:{family.canonical_key(puzzle.model, puzzle.givens)}"
+    return f"{family.name}:{family.canonical_key(puzzle.model, puzzle.clue_state)}"
 
 
 def reference(key: str) -> str:
@@ -85,7 +85,7 @@ def reference(key: str) -> str:
 def record_of(puzzle: Puzzle, report: dict[str, Any]) -> dict[str, Any]:
     """What the bank stores of a graded puzzle (``report``: ``Grade.to_dict()``)."""
     rows, cols = report["size"]
-    data = puzzle.family.to_data(puzzle.model, puzzle.givens)
+    data = puzzle.family.to_data(puzzle.model, puzzle.clue_state)
     for extra in ("name", "source", "author"):
         if puzzle.data.get(extra) is not None:
             data.setdefault(extra, puzzle.data[extra])

@@ -17,7 +17,7 @@ class FieldProblem(ValueError):
         self.problem = problem
 
 
-class InputError(Exception):
+class InputError(ValueError):
     """Bad input: ``origin: field: problem`` (origin is the file, with a line number for JSONL)."""
 
     def __init__(self, origin: str, field: str, problem: str) -> None:

@@ -67,6 +67,14 @@ class Puzzle:
     origin: str
     data: dict[str, Any]
     solution: list[int] | None = None
+    clues: State | None = None
+    """The file's givens when the solver starts from fewer candidates (see
+    :meth:`Family.start_state`); None when ``givens`` are the file's givens."""
+
+    @property
+    def clue_state(self) -> State:
+        """The state the file gives: what formatting, keys and pictures show as givens."""
+        return self.givens if self.clues is None else self.clues
 
     @property
     def name(self) -> str | None:
@@ -92,8 +100,14 @@ class Family:
     """A small valid puzzle of the family (used to list its techniques and in docs)."""
     default_size: ClassVar[tuple[int, int]] = (6, 6)
     """The size (rows, cols) ``grader generate`` makes when ``--size`` is not given."""
+    largest_size: ClassVar[tuple[int, int] | None] = None
+    """The largest size (rows, cols) a file may have; ``--timeout`` must hold there."""
     options: ClassVar[Mapping[str, str]] = {}
     """The family's options (a file's ``rules``, ``generate --rule KEY=VALUE``): name → meaning."""
+
+    def levels_text(self) -> str:
+        """The named levels as ``grader families`` lists them."""
+        return ", ".join(self.levels)
 
     def size_text(self, size: tuple[int, int]) -> str:
         """How ``grader families`` and messages write a size (``ROWSxCOLS``)."""
@@ -127,6 +141,11 @@ class Family:
         may add lines such as column headers."""
         return self.format_grid(model, state)
 
+    def text_board(self, model: Model, state: State) -> list[str]:
+        """The lines a text report prints for ``state``: :meth:`text_rows` with a space between
+        symbols; a family may draw more (Tango's signs between the cells)."""
+        return [" ".join(row) for row in self.text_rows(model, state)]
+
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         """A puzzle file (dict) whose givens are the decided cells of ``state``."""
         raise NotImplementedError
@@ -156,7 +175,7 @@ class Family:
         return givens
 
     def count_givens(self, puzzle: Puzzle) -> int:
-        return sum(1 for m in puzzle.givens if m and m & (m - 1) == 0)
+        return sum(1 for m in puzzle.clue_state if m and m & (m - 1) == 0)
 
     # -- techniques --------------------------------------------------------------------------
 
@@ -259,6 +278,13 @@ class Family:
         return not all(c.satisfied_by(values) for c in model.constraints)
 
     # -- symmetry ----------------------------------------------------------------------------
+
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The puzzle ``data`` (a file dict as :meth:`to_data` writes it) under each symmetry
+        of the family's rules and each relabelling of its symbols, by name: the copies that
+        :meth:`canonical_key` keys alike and that must grade alike (the conformance kit,
+        :mod:`grader.testing`, checks both). The default knows none."""
+        return []
 
     def canonical_key(self, model: Model, state: State) -> str:
         """A key equal for puzzles that are the same up to the family's symmetries.

@@ -282,16 +282,62 @@ def grade(
     )
 
 
-def hint(puzzle: Puzzle, options: GradeOptions | None = None) -> tuple[list[Step], Explainer]:
-    """The next step(s): the first wave of :func:`grade` with the same options (so the exact
-    search runs, and uniqueness techniques may be offered), whose first step is the first step
-    of the grade. Empty when no technique applies (or the puzzle is solved)."""
+@dataclass
+class Hint:
+    """The next step(s) of a puzzle, and what the solver should know besides."""
+
+    steps: list[Step]
+    explainer: Explainer
+    solutions: Solutions | None
+    problem: str | None = None
+    """Why no step is offered: the givens break a rule, or leave a cell without candidates."""
+    contradiction: str | None = None
+    """For a puzzle without solution: the contradiction the techniques reach."""
+
+    def warning(self) -> str | None:
+        """What to say besides the step: no solution, or several."""
+        if self.problem is not None:
+            return self.problem
+        if self.solutions == 0:
+            reached = f"; the techniques reach: {self.contradiction}" if self.contradiction else ""
+            return f"this puzzle has no solution (the exact search){reached}"
+        if self.solutions == "2+":
+            return "this puzzle has 2+ solutions (the exact search): no deduction can finish it"
+        return None
+
+
+def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
+    """The first wave of :func:`grade` with the same options (so the exact search runs, and
+    uniqueness techniques may be offered), whose first step is the first step of the grade;
+    none when the givens break a rule, leave a cell without candidates, or no technique
+    applies (or the puzzle is solved)."""
     options = options or GradeOptions()
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout
-    engine = _setup(puzzle, options, deadline).engine
+    checker = Engine(puzzle.model, [])
+    broken = checker.check_state(puzzle.clue_state)
+    if broken is not None:
+        problem = f"the givens break a rule: {broken.reason}"
+        return Hint([], Explainer(puzzle.model, []), 0, problem)
+    empty = checker.check_state(puzzle.givens)
+    if empty is not None:
+        problem = f"no solution: {empty.reason} once the givens are crossed out"
+        return Hint([], Explainer(puzzle.model, []), 0, problem)
+    setup = _setup(puzzle, options, deadline)
+    engine = setup.engine
     run = engine.run(puzzle.givens, max_steps=1)
-    return run.steps, Explainer(puzzle.model, list(engine.techniques))
+    hint = Hint(run.steps, Explainer(puzzle.model, list(engine.techniques)), setup.solutions)
+    if setup.solutions == 0:
+        whole = engine.run(puzzle.givens)
+        if whole.contradiction is not None:
+            hint.contradiction = whole.contradiction.reason
+    return hint
+
+
+def hint(puzzle: Puzzle, options: GradeOptions | None = None) -> tuple[list[Step], Explainer]:
+    """The next step(s) and their explainer (see :func:`next_step`, which says more)."""
+    found = next_step(puzzle, options)
+    return found.steps, found.explainer
 
 
 def counts_by_name(grades: list[Grade]) -> Mapping[str, int]:

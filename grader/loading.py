@@ -8,15 +8,16 @@ not a file but a family's text format (a Tatham game ID, an 81-character sudoku)
 from __future__ import annotations
 
 import json
+import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from grader.errors import FieldProblem, InputError, from_validation
-from grader.family import Puzzle
+from grader.family import Family, Puzzle
 from grader.registry import families, get_family
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -33,27 +34,54 @@ class Entry:
     problem: InputError | None = None
 
 
-def load(source: str) -> list[Puzzle]:
-    """The puzzles in a file (``.json``, ``.jsonl``, text lines), or in a game-ID string."""
+def load(source: str | os.PathLike[str], family: str | None = None) -> list[Puzzle]:
+    """The puzzles in a file (``.json``, ``.jsonl``, text lines), or in a game-ID string.
+
+    ``family``: the family of puzzles that do not name theirs (and the only one whose text
+    formats are tried). Anything wrong raises :class:`InputError` (a ``ValueError``)."""
     puzzles = []
-    for entry in entries(source):
-        if entry.problem is not None:
-            raise entry.problem
-        puzzles.append(puzzle_from_dict(entry.data, entry.origin, entry.default_id))
+    for entry in entries(source, family):
+        puzzles.append(build(entry))
     return puzzles
 
 
-def entries(source: str) -> list[Entry]:
+def build(entry: Entry) -> Puzzle:
+    """The puzzle of an entry, or its problem raised."""
+    if entry.problem is not None:
+        raise entry.problem
+    return puzzle_from_dict(entry.data, entry.origin, entry.default_id)
+
+
+def entries(source: str | os.PathLike[str], family: str | None = None) -> list[Entry]:
     """The puzzle objects of a source, unbuilt (cheap; batches build them in their workers).
 
     A problem with the source as a whole raises :class:`InputError`; a problem with one line of
-    a multi-puzzle file becomes that entry's ``problem``.
+    a multi-puzzle file becomes that entry's ``problem``. ``family`` as in :func:`load`.
     """
+    source = os.fspath(source)
+    if family is not None:
+        known = families()
+        if family not in known:
+            raise InputError(
+                "--family", "", f"unknown family {family!r} (known: {', '.join(known)})"
+            )
+    found = _entries(source, family)
+    if family is None:
+        return found
+    return [
+        replace(e, data={"family": family, **e.data})
+        if isinstance(e.data, dict) and "family" not in e.data
+        else e
+        for e in found
+    ]
+
+
+def _entries(source: str, family: str | None) -> list[Entry]:
     path = Path(source)
     if path.is_dir():
         raise InputError(source, "", "is a directory, expected a puzzle file")
     if not path.exists():
-        return [Entry(source, source, _puzzle_word(source))]
+        return [Entry(source, source, _puzzle_word(source, family))]
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise InputError(source, "", f"is larger than {MAX_FILE_BYTES // 2**20} MiB")
@@ -72,10 +100,10 @@ def entries(source: str) -> list[Entry]:
     if path.suffix.lower() == ".jsonl" or (
         path.suffix.lower() != ".json" and stripped.startswith("{") and "\n{" in stripped
     ):
-        return _entries_of_lines(source, text, json_lines=True)
+        return _entries_of_lines(source, text, json_lines=True, family=family)
     if path.suffix.lower() == ".json" or stripped[0] in "{[":
         data = _parse_json(source, stripped)
-        document = _document(data)
+        document = _document(data, family)
         if document is not None:
             return [
                 Entry(f"{source}: {where}", _entry_id(item, f"{path.stem}#{i + 1}"), item)
@@ -86,18 +114,18 @@ def entries(source: str) -> list[Entry]:
                 Entry(f"{source}[{i}]", f"{path.stem}#{i + 1}", item) for i, item in enumerate(data)
             ]
         return [Entry(source, path.stem, data)]
-    return _entries_of_lines(source, text, json_lines=False)
+    return _entries_of_lines(source, text, json_lines=False, family=family)
 
 
 FILE_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
 """A word that looks like a file name (a folder separator or a suffix such as ``.jsonl``)."""
 
 
-def _puzzle_word(source: str) -> dict[str, Any]:
+def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
     """The puzzle of a word that names no file: a game ID or a puzzle line that is valid as a
     whole. Anything else is ``no such file`` (a file name of 81 characters is not a sudoku)."""
     try:
-        parsed = _from_text(source.strip(), source)
+        parsed = _from_text(source.strip(), source, family)
         if parsed is not None:
             puzzle_from_dict(parsed, source, source)  # valid as a whole, or not a puzzle ID
             return parsed
@@ -109,7 +137,11 @@ def _puzzle_word(source: str) -> dict[str, Any]:
     raise InputError(source, "", "no such file")
 
 
-def _entries_of_lines(source: str, text: str, json_lines: bool) -> list[Entry]:
+def _entries_of_lines(
+    source: str, text: str, json_lines: bool, family: str | None = None
+) -> list[Entry]:
+    """One entry per puzzle line (blank and ``#`` lines skipped): named ``file:line`` in
+    messages, ``stem#N`` by default for the N-th puzzle."""
     stem = Path(source).stem
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -117,12 +149,12 @@ def _entries_of_lines(source: str, text: str, json_lines: bool) -> list[Entry]:
         if not line or line.startswith("#"):
             continue
         origin = f"{source}:{number}"
-        default_id = f"{stem}#{number}"
+        default_id = f"{stem}#{len(out) + 1}"
         try:
             if json_lines or line.startswith("{"):
                 out.append(Entry(origin, default_id, _parse_json(origin, line)))
                 continue
-            parsed = _from_text(line, origin)
+            parsed = _from_text(line, origin, family)
             if parsed is None:
                 raise InputError(origin, "", "is neither JSON nor a puzzle ID any family knows")
             out.append(Entry(origin, default_id, parsed))
@@ -144,11 +176,12 @@ def _parse_json(origin: str, text: str) -> Any:
         raise InputError(origin, "", "is not valid JSON (nested too deeply)") from None
 
 
-def _document(data: Any) -> list[tuple[str, dict[str, Any]]] | None:
-    """A collection in a layout some family knows (see ``Family.parse_document``), or None."""
+def _document(data: Any, only: str | None = None) -> list[tuple[str, dict[str, Any]]] | None:
+    """A collection in a layout some family (``only`` that one, when given) knows (see
+    ``Family.parse_document``), or None."""
     if not isinstance(data, dict) or "family" in data:
         return None
-    for family in families().values():
+    for family in _families(only):
         found = family.parse_document(data)
         if found is not None:
             return found
@@ -159,8 +192,14 @@ def _entry_id(item: Any, default: str) -> str:
     return str(item["id"]) if isinstance(item, dict) and "id" in item else default
 
 
-def _from_text(text: str, origin: str) -> dict[str, Any] | None:
-    for family in families().values():
+def _families(only: str | None) -> list[Family]:
+    """Every installed family, or only the one named."""
+    known = families()
+    return [known[only]] if only is not None else list(known.values())
+
+
+def _from_text(text: str, origin: str, only: str | None = None) -> dict[str, Any] | None:
+    for family in _families(only):
         try:
             parsed = family.parse_text(text)
         except FieldProblem as problem:
@@ -176,7 +215,9 @@ def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
         raise InputError(origin, "", "expected a JSON object describing one puzzle")
     name = data.get("family")
     if name is None:
-        raise InputError(origin, "family", "is missing")
+        raise InputError(
+            origin, "family", "is missing (name it in the file, or give --family NAME)"
+        )
     if not isinstance(name, str):
         raise InputError(origin, "family", "must be a string")
     family = get_family(name)
@@ -193,12 +234,14 @@ def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
     puzzle_id = data.get("id")
     if puzzle_id is None or isinstance(puzzle_id, bool):
         puzzle_id = default_id
+    start = family.start_state(model, givens)
     return Puzzle(
         family=family,
         model=model,
-        givens=givens,
+        givens=start,
         id=str(puzzle_id),
         origin=origin,
         data=data,
         solution=solution,
+        clues=None if start == givens else givens,
     )

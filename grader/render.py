@@ -488,9 +488,8 @@ def boards_figure(
 
 def puzzle_board(puzzle: Puzzle, state: State | None = None, title: str = "") -> Board:
     """The family's board of ``state`` (default: the givens), givens drawn bold."""
-    board = puzzle.family.board(
-        puzzle.model, puzzle.givens if state is None else state, puzzle.givens
-    )
+    clues = puzzle.clue_state
+    board = puzzle.family.board(puzzle.model, clues if state is None else state, clues)
     if title:
         board.title = title
     return board

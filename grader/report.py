@@ -28,14 +28,14 @@ def summary_table(grade: Grade) -> Table:
     table.add_row("difficulty", f"{data['difficulty']:g}")
     table.add_row("effort", f"{data['effort']:g}")
     table.add_row("level", data["level"])
-    if data["hardest_step"]:
-        table.add_row("hardest step", f"[{data['hardest']}] {data['hardest_step']}")
+    if data["hardest_step"]:  # Text: a technique in brackets is no markup tag
+        table.add_row("hardest step", Text(f"[{data['hardest']}] {data['hardest_step']}"))
     if "contradiction" in data:
-        table.add_row("contradiction", data["contradiction"])
+        table.add_row("contradiction", Text(data["contradiction"]))
     if "solution_check" in data:
         table.add_row("file's solution", data["solution_check"])
     for note in data.get("notes", []):
-        table.add_row("note", note)
+        table.add_row("note", Text(note))
     return table
 
 
@@ -49,6 +49,24 @@ def techniques_table(grade: Grade) -> Table:
     for name, entry in grade.technique_counts().items():
         table.add_row(name, level_of.get(name, ""), str(int(entry["count"])), f"{entry['cost']:g}")
     return table
+
+
+def print_long(console: Console, line: Text | str, hang: int = 0) -> None:
+    """A long line of words: in a terminal wrapped to its width with continuation lines
+    indented by ``hang``, piped or in a file whole on one line (no wrapping, no padding)."""
+    text = Text(line) if isinstance(line, str) else line
+    if not console.is_terminal:
+        console.print(text, soft_wrap=True, crop=False)
+        return
+    width = max(20, console.width - hang)
+    for index, part in enumerate(text.wrap(console, width)):
+        part.rstrip()
+        console.print(Text(" " * hang) + part if index else part, soft_wrap=True)
+
+
+def lines_text(lines: list[str]) -> Text:
+    """A family's text board (:meth:`grader.family.Family.text_board`)."""
+    return Text("\n".join(lines), style="cyan")
 
 
 def board_text(rows: list[str]) -> Text:
@@ -77,7 +95,7 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
         parts.append(Text())
         parts.append(techniques_table(grade))
     parts.append(Text())
-    parts.append(board_text(grade.puzzle.family.text_rows(grade.puzzle.model, grade.run.state)))
+    parts.append(lines_text(grade.puzzle.family.text_board(grade.puzzle.model, grade.run.state)))
     console.print(Panel(Group(*parts), title=title, title_align="left", expand=False))
     if trace:
         print_trace(console, grade)
@@ -103,7 +121,7 @@ def print_trace(console: Console, grade: Grade) -> None:
     family = grade.puzzle.family
     model = grade.puzzle.model
     console.print(Text("start", style="bold"))
-    console.print(board_text(family.text_rows(model, grade.puzzle.givens)))
+    console.print(lines_text(family.text_board(model, grade.puzzle.clue_state)))
     state = list(grade.puzzle.givens)
     from grader.engine import apply_step
 
@@ -112,8 +130,9 @@ def print_trace(console: Console, grade: Grade) -> None:
         line = Text(f"{number:>3}. ", style="bold")
         line.append(f"[{step.technique} {step.cost:g}] ", style="magenta")
         line.append(ex.text(step))
-        console.print(line)
+        print_long(console, line, hang=5)
         if step.data.get("chain"):
-            console.print(board_text(family.text_rows(model, state)))
-    if grade.run.contradiction is not None:
-        console.print(Text(f"contradiction: {grade.run.contradiction.reason}", style="red"))
+            console.print(lines_text(family.text_board(model, state)))
+    if grade.run.contradiction is not None:  # the reason stands in the report above
+        when = f"after step {len(grade.steps)}" if grade.steps else "before any step"
+        console.print(Text(f"contradiction {when} (see the report)", style="red"))

@@ -30,6 +30,33 @@ def board_transforms(rows: int, cols: int) -> list[tuple[tuple[int, int], Transf
     ]
 
 
+BOARD_SYMMETRIES = (
+    "identity",
+    "mirror",
+    "flip",
+    "half turn",
+    "transpose",
+    "quarter turn",
+    "three-quarter turn",
+    "anti-transpose",
+)
+"""The names of :func:`board_transforms`' symmetries, in its order."""
+
+
+def named_board_transforms(rows: int, cols: int) -> list[tuple[str, tuple[int, int], Transform]]:
+    """:func:`board_transforms` with their names, the identity left out."""
+    return [
+        (name, shape, move)
+        for name, (shape, move) in zip(BOARD_SYMMETRIES, board_transforms(rows, cols), strict=True)
+        if name != "identity"
+    ]
+
+
+def moved_cells(cells: list[list[int]] | list[tuple[int, int]], move: Transform) -> list[list[int]]:
+    """``[row, col]`` pairs after a cell map."""
+    return [list(move(r, c)) for r, c in cells]
+
+
 def transformed_rows(rows: list[str], transform: Transform, shape: tuple[int, int]) -> list[str]:
     """The grid ``rows`` (strings) under a cell map, as rows of the new shape."""
     out = [[""] * shape[1] for _ in range(shape[0])]

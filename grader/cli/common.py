@@ -103,6 +103,15 @@ HtmlOpt = Annotated[
         metavar="FILE",
     ),
 ]
+FamilyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--family",
+        help="The family of puzzles whose file does not name it (and the only one whose text "
+        "formats are tried).",
+        metavar="NAME",
+    ),
+]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 OutputOpt = Annotated[
     str, typer.Option("--output", "-o", help="The file to write.", metavar="FILE")
@@ -110,12 +119,13 @@ OutputOpt = Annotated[
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
 
-def _print_version(value: bool) -> None:
-    """``--version``: the installed version, then stop."""
+def _print_version(ctx: typer.Context, value: bool) -> None:
+    """``--version``: the program's name and the installed version, then stop."""
     if value:
         from grader import __version__
 
-        print(f"grade {__version__}")
+        program = ctx.find_root().info_name or "grade"
+        print(f"{program} {__version__}")
         raise typer.Exit(EXIT_OK)
 
 
@@ -260,24 +270,30 @@ def input_error(error: InputError, as_json: bool, source: str) -> None:
 
 
 class Sources:
-    """The puzzles of files or game IDs in order. A file that does not load gets its one line
-    and sets ``code`` to EXIT_INPUT; the others still run."""
+    """The puzzles of files or game IDs in order. A file, or a line of one, that does not load
+    gets its one line and sets ``code`` to EXIT_INPUT; the others still run."""
 
-    def __init__(self, files: list[str], as_json: bool = False) -> None:
-        self.files, self.as_json = files, as_json
+    def __init__(self, files: list[str], as_json: bool = False, family: str | None = None) -> None:
+        self.files, self.as_json, self.family = files, as_json, family
         self.code = EXIT_OK
 
     def __iter__(self) -> Iterator[Puzzle]:
-        from grader.loading import load
+        from grader.loading import build, entries
 
         for source in self.files:
             try:
-                puzzles = load(source)
+                found = entries(source, self.family)
             except InputError as error:
                 input_error(error, self.as_json, source)
                 self.code = EXIT_INPUT
                 continue
-            for puzzle in puzzles:
+            for entry in found:
+                try:
+                    puzzle = build(entry)
+                except InputError as error:
+                    input_error(error, self.as_json, entry.origin)
+                    self.code = EXIT_INPUT
+                    continue
                 yield puzzle
                 # The engine's plans are caches kept on the model (about 1.2 MB for a 9x9):
                 # drop them once the puzzle is done, so a file of many puzzles stays flat.
@@ -289,11 +305,12 @@ class Sources:
 # ---------------------------------------------------------------------------------------------
 
 
-def main(app: typer.Typer, prog: str) -> None:
-    """Run ``app``; errors become one line and an exit code (a traceback with ``--debug``)."""
+def main(app: typer.Typer, prog: str, args: list[str] | None = None) -> None:
+    """Run ``app`` (on ``args``, default the command line's); errors become one line and an
+    exit code (a traceback with ``--debug``)."""
     _Run.debug = False
     try:
-        code = app(prog_name=prog, standalone_mode=False)
+        code = app(args=args, prog_name=prog, standalone_mode=False)
     except (InputError, UsageError) as error:
         err.print(f"error: {error}", markup=False)
         code = EXIT_INPUT

@@ -17,6 +17,7 @@ from grader.cli.common import (
     EXIT_TIMEOUT,
     CostsOpt,
     ExactOpt,
+    FamilyOpt,
     Files,
     ForceOpt,
     GuessOpt,
@@ -46,6 +47,7 @@ def run_grade(
     exact: bool,
     html: str | None = None,
     force: bool = False,
+    family: str | None = None,
 ) -> int:
     """Grade every puzzle of every file; bad files get one line each and exit code 2."""
     from grader.grading import grade
@@ -56,7 +58,7 @@ def run_grade(
 
         check_new(html, force)
     options = grade_options(techniques, costs, guess, timeout, exact)
-    sources = Sources(files, as_json)
+    sources = Sources(files, as_json, family)
     graded = []
     for puzzle in sources:
         result = grade(puzzle, options)
@@ -92,10 +94,13 @@ def grade_command(
     exact: ExactOpt = True,
     html: HtmlOpt = None,
     force: ForceOpt = False,
+    family: FamilyOpt = None,
     version: VersionOpt = False,
 ) -> None:
     raise typer.Exit(
-        run_grade(files, as_json, trace, costs, techniques, guess, timeout, exact, html, force)
+        run_grade(
+            files, as_json, trace, costs, techniques, guess, timeout, exact, html, force, family
+        )
     )
 
 
@@ -113,12 +118,13 @@ def grader_solve(
     costs: CostsOpt = None,
     techniques: TechOpt = None,
     timeout: TimeoutOpt = None,
+    family: FamilyOpt = None,
 ) -> None:
     from grader.grading import step_dict
     from grader.report import board_text, print_trace
 
     options = grade_options(techniques, costs, True, timeout, True)
-    sources = Sources(files, as_json)
+    sources = Sources(files, as_json, family)
     for puzzle in sources:
         result, how, grid = solve_one(puzzle, options)
         if as_json:
@@ -164,6 +170,9 @@ def solve_text(result: Grade, how: str | None) -> str:
     """One line saying how the solve ended."""
     from grader.report import solve_verdict
 
+    if result.run.contradiction is not None or result.solutions == 0:
+        reason = result.run.contradiction.reason if result.run.contradiction else ""
+        return "no solution" + (f": {reason}" if reason else " (the exact search)")
     if how == "exact search":
         return (
             f"solution from the exact search (the techniques stopped: {result.status_text()}, "
@@ -178,29 +187,41 @@ def grader_hint(
     as_json: JsonOpt = False,
     costs: CostsOpt = None,
     techniques: TechOpt = None,
+    family: FamilyOpt = None,
 ) -> None:
-    from grader.engine import Engine
-    from grader.grading import hint, step_dict
+    from grader.grading import next_step, step_dict
     from grader.loading import load
 
     options = grade_options(techniques, costs, False, None, True)  # as grade runs
-    puzzle = load(file)[0]
-    problem = Engine(puzzle.model, []).check_state(puzzle.givens)
-    if problem is not None:
-        message = f"the givens break a rule: {problem.reason}"
-        print(
-            json.dumps({"id": puzzle.id, "hint": None, "problem": message}) if as_json else message
-        )
-        raise typer.Exit(EXIT_OK)
-    steps, ex = hint(puzzle, options)  # the first step of grade with these options
+    puzzle = load(file, family)[0]
+    found = next_step(puzzle, options)  # the first step of grade with these options
+    steps, ex = found.steps, found.explainer
+    warning = found.warning()
     if as_json:
-        payload = {"id": puzzle.id, "hint": step_dict(steps[0], ex) if steps else None}
+        payload = {
+            "id": puzzle.id,
+            "hint": step_dict(steps[0], ex) if steps else None,
+            "solutions": found.solutions,
+        }
+        if warning:
+            payload["problem"] = warning
         print(json.dumps(payload, ensure_ascii=False))
-    elif not steps:
+        raise typer.Exit(EXIT_OK)
+    if not steps and found.problem is None:
         solved = puzzle.model.is_solved(puzzle.givens)
         out.print("the puzzle is already solved" if solved else "no technique applies here")
-    else:
+    elif steps:
+        from rich.text import Text
+
+        from grader.report import print_long
+
         step = steps[0]
-        out.print(f"[bold]{step.technique}[/bold] (cost {step.cost:g}): {ex.text(step)}")
+        line = Text(step.technique, style="bold")
+        line.append(f" (cost {step.cost:g}): {ex.text(step)}")
+        print_long(out, line, hang=2)
         if len(steps) > 1:
             out.print(f"[dim]({len(steps) - 1} more step(s) of this kind are available now)[/dim]")
+    if warning:
+        from grader.report import print_long
+
+        print_long(out, warning, hang=2)

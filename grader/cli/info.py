@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from grader.cli.common import CostsOpt, Files, Sources, grader_app, out
+from grader.cli.common import CostsOpt, FamilyOpt, Files, Sources, grader_app, out
 from grader.errors import UsageError
 
 
@@ -72,18 +72,25 @@ def grader_techniques(
 )
 def grader_families() -> None:
     from grader.registry import families
+    from grader.report import print_long
 
     for name, family in families().items():
         size = family.size_text(family.default_size)
-        out.print(f"{name:<10} {family.title} (default size {size})", markup=False)
+        largest = (
+            f", largest {family.size_text(family.largest_size)}" if family.largest_size else ""
+        )
+        print_long(out, f"{name:<10} {family.title} (default size {size}{largest})", hang=13)
+        print_long(out, f"{'':<10}   levels: {family.levels_text()}", hang=15)
+        if not family.options:
+            out.print(f"{'':<10}   options: none", markup=False)
         for option, meaning in family.options.items():
-            out.print(f"{'':<10}   {option}: {meaning}", markup=False)
+            print_long(out, f"{'':<10}   {option}: {meaning}", hang=15)
 
 
 @grader_app.command("canon", help="Print each puzzle's canonical key (equal for symmetric copies).")
-def grader_canon(files: Files) -> None:
-    sources = Sources(files)
+def grader_canon(files: Files, family: FamilyOpt = None) -> None:
+    sources = Sources(files, family=family)
     for puzzle in sources:
-        key = puzzle.family.canonical_key(puzzle.model, puzzle.givens)
+        key = puzzle.family.canonical_key(puzzle.model, puzzle.clue_state)
         out.print(f"{puzzle.id}\t{key}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(sources.code)

@@ -8,6 +8,7 @@ import typer
 
 from grader.cli.common import (
     CostsOpt,
+    FamilyOpt,
     ForceOpt,
     GuessOpt,
     OutputOpt,
@@ -23,11 +24,11 @@ if TYPE_CHECKING:
     from grader.family import Puzzle
 
 
-def one_puzzle(source: str, index: int) -> Puzzle:
+def one_puzzle(source: str, index: int, family: str | None = None) -> Puzzle:
     """The ``index``-th puzzle (1 = first) of a file or game ID."""
     from grader.loading import load
 
-    puzzles = load(source)
+    puzzles = load(source, family)
     if not 1 <= index <= len(puzzles):
         raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
     return puzzles[index - 1]
@@ -61,6 +62,7 @@ def grader_render(
     guess: GuessOpt = False,
     timeout: TimeoutOpt = None,
     force: ForceOpt = False,
+    family: FamilyOpt = None,
 ) -> None:
     from grader.output import check_new, write_atomic
     from grader.render import picture_bytes, picture_format, puzzle_board, step_board
@@ -75,7 +77,7 @@ def grader_render(
             f"{file}: a puzzle bank, not a puzzle file; take puzzles out with "
             f"'grader bank export {file} -o puzzles.jsonl' (or 'grader bank show {file} REF')"
         )
-    puzzle = one_puzzle(file, index)
+    puzzle = one_puzzle(file, index, family)
     if solve or step is not None:
         from grader.grading import grade
         from grader.render import states_before

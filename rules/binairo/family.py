@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from grader.family import Family, TechniqueSpec
 from grader.model import Model, State
 from rules.binairo.file import BINAIRO_SYMBOLS, BinairoFile, parse_unruly_id
-from rules.binary.family import binary_key, format_binary, random_binary_solution
+from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.binary.model import build_binary
 from rules.binary.techniques import binary_table
 from rules.schema import grid_size, parse_cells, solution_values
@@ -27,6 +27,7 @@ class Binairo(Family):
     name = "binairo"
     title = "Binairo (Takuzu, Unruly)"
     default_size = (8, 8)
+    largest_size = (200, 200)
     options = {  # noqa: RUF012
         "unique_lines": "no two rows and no two columns are equal (true/false)"
     }
@@ -98,6 +99,9 @@ class Binairo(Family):
 
     def canonical_key(self, model: Model, state: State) -> str:
         return binary_key(model, state)
+
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return binary_copies(data, "0", "1")
 
 
 FAMILY = Binairo()

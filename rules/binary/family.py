@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from grader.family import Family
 from grader.model import Model, State, is_single, single_value
-from grader.symmetry import board_transforms, transformed_rows
+from grader.symmetry import board_transforms, named_board_transforms, transformed_rows
 from rules.binary.fill import random_grid
 
 
@@ -48,6 +49,23 @@ def binary_key(
                 best = text
     unique = "u" if model.options.get("unique_lines") else ""
     return f"{model.family}{unique}:{best}"
+
+
+def binary_copies(data: dict[str, Any], one: str, two: str) -> list[tuple[str, dict[str, Any]]]:
+    """A binary puzzle file under each board symmetry (signs moved along) and with its two
+    symbols swapped (signs stay: = and x are the same after a swap)."""
+    grid = data["grid"]
+    out = []
+    for name, shape, move in named_board_transforms(len(grid), len(grid[0])):
+        copy = {**data, "size": list(shape), "grid": transformed_rows(grid, move, shape)}
+        if "signs" in data:
+            copy["signs"] = [
+                [*move(r1, c1), *move(r2, c2), sign] for r1, c1, r2, c2, sign in data["signs"]
+            ]
+        out.append((name, copy))
+    swap = str.maketrans(one + two, two + one)
+    out.append((f"{one}/{two} swapped", {**data, "grid": [row.translate(swap) for row in grid]}))
+    return out
 
 
 def random_binary_solution(family: Family, model: Model, rng: random.Random) -> list[int]:

@@ -42,6 +42,7 @@ class PairPlace(Family):
     name = "pairplace"
     title = "Pair place (edge colouring tables)"
     default_size = (6, 6)
+    largest_size = (15, 16)
     options = {  # noqa: RUF012
         "header": "the letters (default A, B, C, ...: as many as --size says)",
         "graph": "complete (K_n, the default) or cycle",
@@ -199,6 +200,24 @@ class PairPlace(Family):
         require(solution is not None, "edges", "this graph has no edge colouring with these rows")
         return solution  # type: ignore[return-value]
 
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The rows (colours) in reverse order, and the letters renamed by a symmetry of the
+        graph (every renaming for K_n; for another graph, an automorphism found by networkx)."""
+        header = data["header"]
+        grid = data["grid"]
+        out = [("rows reversed", {**data, "grid": list(reversed(grid))})]
+        renaming = letter_symmetry(header, data.get("edges"))
+        if renaming is not None:
+            rows = []
+            for row in grid:
+                moved = ["."] * len(header)
+                for column, letter in zip(header, row, strict=True):
+                    target = header.index(renaming[column])
+                    moved[target] = letter if letter == "." else renaming[letter]
+                rows.append("".join(moved))
+            out.append(("letters renamed", {**data, "grid": rows}))
+        return out
+
     def canonical_key(self, model: Model, state: State) -> str:
         """Equal for grids that differ by a renaming of the letters (an automorphism of the
         graph) and an order of the rows (:mod:`rules.pairplace.canonical`); a grid too
@@ -217,6 +236,21 @@ class PairPlace(Family):
         except TooSymmetric:
             return model.key + "|rows:" + "/".join(sorted(format_rows(model, state)))
         return model.key + "|" + repr(form)
+
+
+def letter_symmetry(header: str, edges: list[str] | None) -> dict[str, str] | None:
+    """A renaming of the letters other than the identity that maps the graph onto itself
+    (None if it has none): the header reversed for K_n, else a networkx automorphism."""
+    if edges is None:
+        return dict(zip(header, reversed(header), strict=True))
+    import networkx as nx
+    from networkx.algorithms.isomorphism import GraphMatcher
+
+    graph = nx.Graph([tuple(edge) for edge in edges])
+    for mapping in GraphMatcher(graph, graph).isomorphisms_iter():
+        if any(a != b for a, b in mapping.items()):
+            return mapping
+    return None
 
 
 FAMILY = PairPlace()

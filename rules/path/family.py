@@ -20,7 +20,7 @@ from grader.board import Board
 from grader.exact import count_solutions
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, is_single, single_value
-from grader.symmetry import board_transforms
+from grader.symmetry import board_transforms, named_board_transforms
 from rules.path.file import (
     EMPTY,
     HOLE,
@@ -55,6 +55,8 @@ class PathPuzzles(Family):
     name = "path"
     title = "Path Puzzles"
     default_size = (6, 6)
+    options = {"decoys": "generate: this many doors the path does not use, 0-8"}  # noqa: RUF012
+    largest_size = (40, 40)
     schema = PathFile
     cell_hints = False
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
@@ -278,6 +280,10 @@ class PathPuzzles(Family):
 
     # -- symmetry ---------------------------------------------------------------------------
 
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The room under each board symmetry: doors, clues, holes and walls move along."""
+        return path_copies(data)
+
     def canonical_key(self, model: Model, state: State) -> str:
         options = model.options
         best = None
@@ -307,6 +313,40 @@ class PathPuzzles(Family):
             if best is None or text < best:
                 best = text
         return f"path:{best}"
+
+
+def path_copies(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """See :meth:`PathFamily.symmetric_copies` (``data`` as ``to_data`` writes it)."""
+    rows, cols = data["size"]
+    towards = {delta: side for side, delta in SIDES.items()}
+    out = []
+    for name, shape, move in named_board_transforms(rows, cols):
+        doors = []
+        for r, c, side in data["doors"]:
+            dr, dc = SIDES[side]
+            (r2, c2), (r3, c3) = move(r, c), move(r + dr, c + dc)
+            doors.append([r2, c2, towards[(r3 - r2, c3 - c2)]])
+        clues: dict[str, list[int | None]] = {"row": [None] * shape[0], "col": [None] * shape[1]}
+        for kind, line_clues in (("row", data["row_clues"]), ("col", data["col_clues"])):
+            for index, clue in enumerate(line_clues):
+                first, second = (
+                    ((index, 0), (index, 1)) if kind == "row" else ((0, index), (1, index))
+                )
+                where = _line(move, first, second)
+                clues["row" if where[0] == "r" else "col"][int(where[1:])] = clue
+        copy = {
+            **data,
+            "size": list(shape),
+            "doors": doors,
+            "row_clues": clues["row"],
+            "col_clues": clues["col"],
+        }
+        if data.get("holes"):
+            copy["holes"] = [list(move(r, c)) for r, c in data["holes"]]
+        if data.get("walls"):
+            copy["walls"] = [[*move(r1, c1), *move(r2, c2)] for r1, c1, r2, c2 in data["walls"]]
+        out.append((name, copy))
+    return out
 
 
 def _line(move, first: tuple[int, int], second: tuple[int, int]) -> str:

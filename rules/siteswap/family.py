@@ -64,6 +64,7 @@ class Siteswap(Family):
     name = "siteswap"
     title = "Siteswap grid"
     default_size = (3, 4)
+    largest_size = (40, 40)
     options = {  # noqa: RUF012
         "throws": "[lowest, highest] throw, 0-35 (default [1, 9])",
         "latin": "no throw twice in a run",
@@ -180,6 +181,24 @@ class Siteswap(Family):
                     )
             variants = shifted
         return model.key + "|" + min("|".join(g) for g in variants)
+
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The symmetries :meth:`canonical_key` knows: transposition (square grid, holes and
+        boxes symmetric) and, without holes or boxes, the rows or the columns shifted
+        cyclically by one."""
+        grid = list(data["grid"])
+        rows, cols = len(grid), len(grid[0])
+        box = (data.get("rules") or {}).get("boxes")
+        holes = {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == " "}
+        out = []
+        square_boxes = not box or box is True or box[0] == box[1]
+        if rows == cols and square_boxes and holes == {(c, r) for r, c in holes}:
+            transposed = ["".join(row[c] for row in grid) for c in range(cols)]
+            out.append(("transpose", {**data, "grid": transposed}))
+        if not holes and not box:
+            out.append(("rows shifted", {**data, "grid": grid[1:] + grid[:1]}))
+            out.append(("columns shifted", {**data, "grid": [row[1:] + row[:1] for row in grid]}))
+        return out
 
     # -- generation ----------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from grader.errors import FieldProblem
 from grader.family import Family, TechniqueSpec, require
 from grader.generator import Target
 from grader.model import Model, State, is_single, single_value
+from grader.symmetry import named_board_transforms, transformed_rows
 from grader.techniques.chains import length_bonus
 from rules.sudoku.file import (
     SYMBOLS,
@@ -65,6 +66,7 @@ class Sudoku(Family):
     name = "sudoku"
     title = "Sudoku"
     default_size = (9, 9)
+    largest_size = (25, 25)
     options = {  # noqa: RUF012
         "box": "[rows, cols] of a box (default: the squarest shape that fits)"
     }
@@ -102,7 +104,7 @@ class Sudoku(Family):
         n = grid_side(spec)
         box = box_shape(n, spec.box)
         model = self.empty_model((n, n), {"box": list(box)})
-        givens = self.start_state(model, clue_state(model, spec.grid))
+        givens = clue_state(model, spec.grid)
         solution = None
         if spec.solution is not None:
             parsed = parse_values(spec.solution, n, "solution")
@@ -147,6 +149,11 @@ class Sudoku(Family):
         if isinstance(grid, list):
             return givens_of(grid)
         return super().count_givens(puzzle)
+
+    def levels_text(self) -> str:
+        """The named levels with their Sudoku Explainer bands."""
+        bands = ", ".join(f"{name} {low:g}-{high:g}" for name, (low, high) in LEVEL_BANDS.items())
+        return f"{bands.replace('-20', '+')} (SE rating bands; generate also takes a band 4.0-5.0)"
 
     def level_of_cost(self, difficulty: float) -> str | None:
         for bound, level in SE_LEVELS:
@@ -193,6 +200,11 @@ class Sudoku(Family):
 
     def canonical_key(self, model: Model, state: State) -> str:
         return canonical_key(model, state)
+
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The board's symmetries (a box shape turns with the board), rows swapped within a
+        band and bands swapped, columns and stacks likewise, and the digits renamed."""
+        return sudoku_copies(data)
 
 
 def se_band(level: str) -> tuple[float, float]:
@@ -272,6 +284,46 @@ def random_grid(model: Model, rng: Any) -> list[int]:
         if solution is not None:
             return solution
     return shuffled(pattern_grid(n, box), n, box, rng)  # type: ignore[arg-type]
+
+
+def sudoku_copies(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """See :meth:`Sudoku.symmetric_copies` (``data`` as :meth:`Sudoku.to_data` writes it)."""
+    grid = list(data["grid"])
+    n = len(grid)
+    box_rows, box_cols = data.get("box") or box_shape(n, None)
+    out = []
+    for name, shape, move in named_board_transforms(n, n):
+        rows_stay = move(0, 0)[0] != move(1, 0)[0]
+        box = [box_rows, box_cols] if rows_stay else [box_cols, box_rows]
+        out.append((name, {**data, "box": box, "grid": transformed_rows(grid, move, shape)}))
+
+    def rows_swapped(rows: list[str], a: int, b: int, width: int) -> list[str]:
+        out = list(rows)
+        out[a * width : (a + 1) * width], out[b * width : (b + 1) * width] = (
+            rows[b * width : (b + 1) * width],
+            rows[a * width : (a + 1) * width],
+        )
+        return out
+
+    transposed = ["".join(row[c] for row in grid) for c in range(n)]
+    moves = []
+    if box_rows > 1:
+        moves.append(("rows 1 and 2 swapped", rows_swapped(grid, 0, 1, 1)))
+    if n // box_rows > 1:
+        moves.append(("bands 1 and 2 swapped", rows_swapped(grid, 0, 1, box_rows)))
+    if box_cols > 1:
+        swapped = rows_swapped(transposed, 0, 1, 1)
+        moves.append(
+            ("columns 1 and 2 swapped", ["".join(r[c] for r in swapped) for c in range(n)])
+        )
+    if n // box_cols > 1:
+        swapped = rows_swapped(transposed, 0, 1, box_cols)
+        moves.append(("stacks 1 and 2 swapped", ["".join(r[c] for r in swapped) for c in range(n)]))
+    out += [(name, {**data, "grid": rows}) for name, rows in moves]
+    symbols = SYMBOLS[:n]
+    renamed = str.maketrans(symbols, symbols[1:] + symbols[0])
+    out.append(("digits renamed", {**data, "grid": [row.translate(renamed) for row in grid]}))
+    return out
 
 
 def canonical_key(model: Model, state: State) -> str:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from grader.board import Board
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State
-from rules.binary.family import binary_key, format_binary, random_binary_solution
+from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.schema import grid_size, parse_cells, solution_values
 from rules.tango.file import TANGO_SYMBOLS, TangoFile, check_signs
 from rules.tango.model import tango_model
@@ -26,6 +26,7 @@ class Tango(Family):
     name = "tango"
     title = "LinkedIn Tango"
     default_size = (6, 6)
+    largest_size = (200, 200)
     schema = TangoFile
     byte_states = True  # the binary techniques read states by index and slice
     reachable = {  # noqa: RUF012  (bench/reachable.py; extreme was not settled)
@@ -70,8 +71,30 @@ class Tango(Family):
     def canonical_key(self, model: Model, state: State) -> str:
         return binary_key(model, state, model.options.get("signs", []))
 
+    def symmetric_copies(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return binary_copies(data, "S", "M")
+
     def format_grid(self, model: Model, state: State) -> list[str]:
         return format_binary(model, state)
+
+    def text_board(self, model: Model, state: State) -> list[str]:
+        """The grid with each sign between its two cells: ``=`` or ``x`` between the cells of a
+        row, on a line of its own between two rows."""
+        grid = format_binary(model, state)
+        across: dict[tuple[int, int], str] = {}
+        down: dict[tuple[int, int], str] = {}
+        for r1, c1, r2, c2, sign in model.options.get("signs", []):
+            (a, b) = sorted(((r1, c1), (r2, c2)))
+            (across if a[0] == b[0] else down)[a] = sign
+        lines = []
+        for r, row in enumerate(grid):
+            seps = [across.get((r, c), " ") for c in range(len(row) - 1)]
+            lines.append("".join(ch + sep for ch, sep in zip(row, [*seps, ""], strict=True)))
+            if r + 1 < len(grid):
+                between = " ".join(down.get((r, c), " ") for c in range(len(row))).rstrip()
+                if between:
+                    lines.append(between)
+        return lines
 
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         return {
