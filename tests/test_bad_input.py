@@ -48,7 +48,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "broken.json": ('{"family": "binairo", "grid": [', "is not valid JSON"),
     "null.json": ("null", "expected a JSON object"),
     "number.json": ("42", "expected a JSON object"),
-    "array-of-numbers.json": ("[1, 2, 3]", "expected a JSON object"),
+    "array-of-a-number.json": ("[3]", "expected a JSON object"),
     "no-family.json": ('{"grid": ["01", "10"]}', "family: is missing"),
     "family-number.json": ('{"family": 7, "grid": ["01", "10"]}', "family"),
     "unknown-family.json": ('{"family": "kakuro", "grid": ["01"]}', "unknown family 'kakuro'"),
@@ -149,7 +149,8 @@ def test_bad_file_is_one_line_naming_file_and_field(name, tmp_path, capsys, monk
         path.write_text(content)
     code, out, err = invoke(grade_main, [str(path)], capsys, monkeypatch)
     assert_one_line(code, err, str(path), words)
-    assert out == ""
+    # a file of many puzzles: the good ones are graded all the same
+    assert out.count("solutions") == (1 if name.startswith("many-") else 0)
 
 
 @pytest.mark.parametrize("command", ["grade", "solve", "hint", "canon", "render"])

@@ -138,7 +138,7 @@ BAD_INPUTS = {
         '"signs": [[0, 0, 0, 1, "+"]]}',
         "signs[0][4]",
     ),
-    "list.json": ("[1, 2]", "expected a JSON object"),
+    "list.json": ("[1]", "expected a JSON object"),
     "empty.json": ("", "is empty"),
     "unruly.txt": ("6x6:BAFCH", "Unruly game ID describes"),
     "extra.json": (
@@ -146,6 +146,23 @@ BAD_INPUTS = {
         "colour: is not a known field",
     ),
 }
+
+
+def test_each_bad_puzzle_of_a_file_gets_its_line_and_the_others_are_graded(tmp_path):
+    good = json.dumps(json.loads((EXAMPLES / "binairo.json").read_text()))
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(f'{good}\n# a comment\n{{"family": "binairo"}}\n{good}\n[1]\n')
+    result = run("grade", "--json", str(path))
+    assert result.returncode == 2
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r.get("solutions") for r in reports] == [1, None, 1, None]
+    assert [r["id"] for r in reports if "error" not in r] == ["mixed#1", "mixed#3"]  # no comment
+    lines = result.stderr.strip().splitlines()
+    assert [line.split(": ")[1][len(str(tmp_path)) + 1 :] for line in lines] == [
+        "mixed.jsonl:3",
+        "mixed.jsonl:5",
+    ]
+    assert "grid: is missing" in lines[0] and "expected a JSON object" in lines[1]
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))

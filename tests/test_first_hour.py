@@ -64,7 +64,7 @@ def test_grader_alone_prints_its_help():
 def test_version(app):
     result = run(app, "--version")
     assert result.returncode == 0
-    assert result.stdout.strip() == f"grade {grader.__version__}"
+    assert result.stdout.strip() == f"{app} {grader.__version__}"
 
 
 def test_grade_takes_a_path_a_dict_or_a_puzzle():
