@@ -359,6 +359,18 @@ class Bank:
         return Entry(**values)
 
 
+def check_bank(path: str | Path) -> None:
+    """Refuse (one line) a bank file that exists but is no puzzle bank, or whose folder does
+    not exist, without creating anything."""
+    target = Path(path)
+    if target.exists():
+        Bank(target).close()
+        return
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(str(path), "", f"the folder {parent} does not exist")
+
+
 def grade_into(path: str | Path, puzzles: Iterable[dict[str, Any]]) -> tuple[int, int]:
     """Grade puzzle dicts (as ``grader generate`` writes them) and store them in the bank at
     ``path``; (added, not added: already there or not unique)."""

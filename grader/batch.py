@@ -310,6 +310,8 @@ class Journal:
 
     def __init__(self, path: Path, fingerprint: dict[str, Any], fresh: bool) -> None:
         self.path = path
+        self.fresh = fresh
+        self.added = 0
         self.stream = path.open("w" if fresh else "a", encoding="utf-8")
         if fresh:
             header = {"journal": JOURNAL_VERSION, "settings": fingerprint}
@@ -317,15 +319,21 @@ class Journal:
             self.stream.flush()
 
     def add(self, pairs: Iterable[tuple[str, dict]]) -> None:
-        text = "".join(
+        lines = [
             json.dumps({"key": key, "row": row}, ensure_ascii=False, default=str) + "\n"
             for key, row in pairs
-        )
-        self.stream.write(text)
+        ]
+        self.stream.write("".join(lines))
         self.stream.flush()
+        self.added += len(lines)
 
     def close(self) -> None:
         self.stream.close()
+
+    def discard_if_empty(self) -> None:
+        """Remove the journal when this run made it and recorded no row in it."""
+        if self.fresh and not self.added:
+            self.path.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -504,16 +512,17 @@ def run_batch(
     keys = [task.key for task in tasks]
     pending = [task for task, key in zip(tasks, keys, strict=True) if key not in done]
     resumed = len(tasks) - len(pending)
-    record = (
-        Journal(journal, fingerprint, fresh=not (resume and journal.exists()))
-        if journal is not None
-        else None
-    )
     rows_by_key = dict(done)
-    executor, closer, capacity = _executor(workers, dask)  # before any thread of ours starts
-    advance = _progress(progress, len(tasks), resumed)
-    interrupted = True
+    # The executor first: a start that fails (an unreachable scheduler) leaves no journal. It
+    # also comes before any thread of ours starts (the progress bar), as forking requires.
+    executor, closer, capacity = _executor(workers, dask)
+    record: Journal | None = None
+    advance = None
+    ended = "failed"
     try:
+        if journal is not None:
+            record = Journal(journal, fingerprint, fresh=not (resume and journal.exists()))
+        advance = _progress(progress, len(tasks), resumed)
         size = chunk_size or default_chunk_size(len(pending), capacity)
         chunks = chunked(pending, size)
         finished = run_chunks(executor, chunks, options, bank, in_flight=4 * capacity)
@@ -523,15 +532,19 @@ def run_batch(
                 record.add(pairs)
             rows_by_key.update(pairs)
             advance(len(rows))
-        interrupted = False
+        ended = "done"
     except KeyboardInterrupt:
+        ended = "interrupted"
         raise BatchInterrupted(len(rows_by_key), len(tasks)) from None
     finally:
         if closer is not None:
-            closer(interrupted)
+            closer(ended != "done")
         if record is not None:
             record.close()
-        advance(0, stop=True)
+            if ended == "failed":
+                record.discard_if_empty()  # nothing to resume: let a rerun start afresh
+        if advance is not None:
+            advance(0, stop=True)
     rows = [rows_by_key[key] for key in keys]
     errors = sum(1 for row in rows if row.get("error") is not None)
     return BatchResult(to_frame(rows), rows, len(pending), resumed, errors)
@@ -563,9 +576,9 @@ def prepare_output(
     if resume and not journal.exists() and note is not None:
         note(f"nothing to resume ({journal} does not exist); starting afresh")
     if bank is not None:
-        from grader.bank import Bank
+        from grader.bank import check_bank
 
-        Bank(bank).close()  # a bad bank file is refused before any grading
+        check_bank(bank)  # a bad bank file is refused before any grading (and none is made)
     return journal
 
 
@@ -613,6 +626,8 @@ def grade_to_file(
 
 
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+DASK_TIMEOUT = 30.0
+"""Seconds to wait for a Dask scheduler before giving up."""
 
 
 def dask_address_problem(address: Any) -> str | None:
@@ -644,7 +659,7 @@ def _executor(workers: int, dask: str | Any | None):
             if problem is not None:
                 raise UsageError(f"--dask: {dask!r} {problem}")
         try:
-            client = dask if isinstance(dask, Client) else Client(dask, timeout=30)
+            client = dask if isinstance(dask, Client) else Client(dask, timeout=DASK_TIMEOUT)
         except (OSError, ValueError, TypeError) as error:  # unreachable, or not an address
             # the half-made client closes itself when collected: let that happen here, not
             # inside the next client's start (distributed then waits on itself forever)

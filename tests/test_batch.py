@@ -213,3 +213,49 @@ def test_dask_addresses_are_checked_before_any_client_is_made():
         assert dask_address_problem(good) is None, good
     for bad in ("no address", "inproc://x", "tcp://scheduler", "http://h:80", ":8786"):
         assert dask_address_problem(bad) is not None, bad
+
+
+def run_with_dask_timeout(seconds: float, *args: str, cwd=None) -> subprocess.CompletedProcess:
+    """``grader ARGS`` with the Dask connection timeout cut to ``seconds`` (an unreachable
+    scheduler is otherwise waited for 30 s)."""
+    code = (
+        "import sys; import grader.batch; "
+        f"grader.batch.DASK_TIMEOUT = {seconds}; "
+        "from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
+
+
+@pytest.mark.parametrize("address", ["bad address", "tcp://127.0.0.1:1"])
+def test_a_failed_dask_start_leaves_nothing_that_blocks_a_rerun(tmp_path, address):
+    pytest.importorskip("distributed")
+    source = tmp_path / "tango.json"
+    source.write_text((EXAMPLES / "tango.json").read_text())
+    out, bank = tmp_path / "r.csv", tmp_path / "bank.db"
+    command = ["batch", str(source), "-o", str(out), "--bank", str(bank), "--no-progress"]
+    failed = run_with_dask_timeout(2, *command, "--dask", address)
+    assert failed.returncode == 2, failed.stderr
+    assert "--dask" in failed.stderr and "Traceback" not in failed.stderr
+    assert len(failed.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tango.json"]  # no journal, no output
+    again = run("grader", *command)
+    assert again.returncode == 0, again.stderr
+    assert out.exists() and bank.exists() and not journal_path(out).exists()
+
+
+def test_workers_failing_before_any_row_leave_no_journal(tmp_path, monkeypatch):
+    """A cluster that takes the work but fails it (say, workers without the package) is a
+    failed start too: nothing was graded, so no journal is kept to refuse the next run."""
+    import grader.batch
+    from grader.batch import grade_to_file, tasks_from
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no module named grader on the workers")
+
+    monkeypatch.setattr(grader.batch, "grade_chunk", broken)
+    out = tmp_path / "r.csv"
+    with pytest.raises(RuntimeError):
+        grade_to_file(tasks_from(str(EXAMPLES / "tango.json")), out)
+    assert list(tmp_path.iterdir()) == []
