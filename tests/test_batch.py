@@ -259,3 +259,45 @@ def test_workers_failing_before_any_row_leave_no_journal(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         grade_to_file(tasks_from(str(EXAMPLES / "tango.json")), out)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_each_bad_line_is_named_on_one_line_and_the_good_ones_are_written(tmp_path):
+    good = json.loads((EXAMPLES / "tango.json").read_text())
+    lines = [
+        json.dumps({**good, "id": "first"}),
+        "{not json",
+        json.dumps({**good, "grid": ["SS"]}),
+        json.dumps({**good, "family": "nope"}),
+        json.dumps({**good, "id": "second"}),
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.csv"
+    result = run("grader", "batch", str(path), "-o", str(out), "--no-progress")
+    assert result.returncode == 2, result.stderr
+    stderr = result.stderr.splitlines()
+    named = [line for line in stderr if "mixed.jsonl:" in line]
+    assert len(named) == 3, result.stderr
+    expected = [(2, "", "not valid JSON"), (3, "grid: ", "rows"), (4, "family: ", "unknown")]
+    for line, (number, field, problem) in zip(named, expected, strict=True):
+        assert line.startswith(f"error: {path}:{number}: {field}") and problem in line, line
+    assert "3 puzzle(s) could not be graded" in stderr[-1]
+    frame = read_frame(out)
+    assert list(frame["error"].isna()) == [True, False, False, False, True]
+    assert list(frame.loc[frame["error"].isna(), "id"]) == ["first", "second"]
+    assert frame.loc[frame["error"].isna(), "solved"].all()
+
+
+def test_many_bad_lines_are_named_up_to_a_limit():
+    from grader.cli.batch import problem_lines
+
+    rows = [{"source": f"f.jsonl:{n}", "error": f"f.jsonl:{n}: grid: bad"} for n in range(1, 6)]
+    rows.insert(2, {"source": "f.jsonl:9", "level": "easy"})
+    rows.append({"source": "g.json", "error": "internal error: KeyError: 'x'"})
+    assert problem_lines(rows, limit=10)[-1] == "error: g.json: internal error: KeyError: 'x'"
+    lines = problem_lines(rows, limit=2)
+    assert lines == [
+        "error: f.jsonl:1: grid: bad",
+        "error: f.jsonl:2: grid: bad",
+        "error: ... and 4 more (see the error column)",
+    ]
