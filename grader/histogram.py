@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.batch import STEP_PREFIX
+from grader.batch import TECHNIQUE_PREFIX
 from grader.family import LEVELS
 
 if TYPE_CHECKING:
@@ -62,12 +62,12 @@ def technique_usage(frame: pd.DataFrame) -> pd.DataFrame:
     """Per technique: puzzles using it, their share, and all its steps (columns in cost order)."""
     import pandas as pd
 
-    columns = [c for c in frame.columns if c.startswith(STEP_PREFIX)]
+    columns = [c for c in frame.columns if c.startswith(TECHNIQUE_PREFIX)]
     counts = frame[columns].fillna(0)
     total = max(1, len(frame))
     return pd.DataFrame(
         {
-            "technique": [c[len(STEP_PREFIX) :] for c in columns],
+            "technique": [c[len(TECHNIQUE_PREFIX) :] for c in columns],
             "puzzles": [int((counts[c] > 0).sum()) for c in columns],
             "share": [float((counts[c] > 0).sum()) / total for c in columns],
             "steps": [int(counts[c].sum()) for c in columns],

@@ -17,7 +17,14 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.batch import COLUMNS, STEP_PREFIX, grade_many, journal_path, read_frame
+from grader.batch import (
+    COLUMNS,
+    JOURNAL_VERSION,
+    TECHNIQUE_PREFIX,
+    grade_many,
+    journal_path,
+    read_frame,
+)
 from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
 
 COMPARED = [c for c in COLUMNS if c != "seconds"]
@@ -43,8 +50,12 @@ def test_rows_match_grading_each_puzzle(collection):
         assert row.givens == report["givens"] and row.solutions == str(report["solutions"])
         assert row.level == report["level"] and row.difficulty == report["difficulty"]
         assert row.effort == pytest.approx(report["effort"])
-        assert row.steps == report["steps_count"]
-        counts = {c[len(STEP_PREFIX) :]: row[c] for c in frame.columns if c.startswith(STEP_PREFIX)}
+        assert row.steps_count == report["steps_count"]
+        counts = {
+            c[len(TECHNIQUE_PREFIX) :]: row[c]
+            for c in frame.columns
+            if c.startswith(TECHNIQUE_PREFIX)
+        }
         assert {k: v for k, v in counts.items() if v} == {
             name: int(entry["count"]) for name, entry in report["techniques"].items()
         }
@@ -172,9 +183,13 @@ def test_interrupted_batch_leaves_no_output_and_resumes(tmp_path, workers):
 def test_resume_refuses_a_journal_of_other_settings(tmp_path, collection):
     out = tmp_path / "r.csv"
     journal = journal_path(out)
-    journal.write_text(json.dumps({"journal": 1, "settings": {"other": True}}) + "\n")
+    header = {"journal": JOURNAL_VERSION, "settings": {"other": True}}
+    journal.write_text(json.dumps(header) + "\n")
     result = run("grader", "batch", str(collection), "-o", str(out), "--resume")
     assert result.returncode == 2 and "other settings" in result.stderr
+    journal.write_text(json.dumps({**header, "journal": JOURNAL_VERSION - 1}) + "\n")
+    result = run("grader", "batch", str(collection), "-o", str(out), "--resume")
+    assert result.returncode == 2 and "earlier grader batch" in result.stderr
     result = run("grader", "batch", str(collection), "-o", str(out), "--force", "--no-progress")
     assert result.returncode == 0 and not journal.exists() and out.exists()
 

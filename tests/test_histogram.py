@@ -45,8 +45,8 @@ def test_panels_count_every_graded_puzzle_per_family(frame):
 def test_technique_usage_counts_puzzles_and_steps(frame):
     graded = frame[frame["error"].isna()]
     usage = technique_usage(graded).set_index("technique")
-    assert usage.loc["pair", "puzzles"] == int((graded["steps_pair"] > 0).sum())
-    assert usage.loc["pair", "steps"] == int(graded["steps_pair"].sum())
+    assert usage.loc["pair", "puzzles"] == int((graded["technique_pair"] > 0).sum())
+    assert usage.loc["pair", "steps"] == int(graded["technique_pair"].sum())
     assert 0 < usage.loc["pair", "share"] <= 1
 
 
