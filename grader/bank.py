@@ -433,9 +433,19 @@ def export_file(
     return found
 
 
+def exported(entry: Entry) -> dict[str, Any]:
+    """A stored puzzle as exported: its file data, with the bank's grade (level, difficulty,
+    effort, version) in ``meta`` whoever added it, and the entry's ref when it has no id."""
+    meta = dict(entry.puzzle.get("meta") or {})
+    meta.update(level=entry.level, difficulty=entry.difficulty, effort=entry.effort)
+    if entry.version is not None:
+        meta["version"] = entry.version
+    return {**entry.puzzle, "id": entry.puzzle.get("id") or entry.ref, "meta": meta}
+
+
 def export_text(entries: Sequence[Entry], fmt: str) -> str:
     """Puzzle files of the entries: JSON lines (``.jsonl``) or one JSON array (``.json``)."""
-    puzzles = [{**e.puzzle, "id": e.puzzle.get("id") or e.ref} for e in entries]
+    puzzles = [exported(e) for e in entries]
     if fmt == ".json":
         return json.dumps(puzzles, indent=1, ensure_ascii=False) + "\n"
     return "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in puzzles)

@@ -213,3 +213,39 @@ def test_sizes_parse():
     assert parse_size("4X7") == (4, 7)
     with pytest.raises(UsageError):
         parse_size("big")
+
+
+def test_exports_carry_the_grade_in_meta_whoever_added_them(bank, tmp_path):
+    """Puzzles from ``batch --bank`` (files with no meta) and from ``generate --bank`` (meta
+    from the generator) export with the bank's level, difficulty, effort and version."""
+    made = run(
+        "grader",
+        "generate",
+        "tango",
+        "--level",
+        "easy",
+        "-n",
+        "1",
+        "--seed",
+        "1",
+        "--bank",
+        str(bank),
+        "-o",
+        str(tmp_path / "made.jsonl"),
+    )
+    assert made.returncode == 0, made.stderr
+    out = tmp_path / "all.jsonl"
+    result = run("grader", "bank", "export", str(bank), "-o", str(out), "--family", "tango")
+    assert result.returncode == 0, result.stderr
+    exported = [json.loads(line) for line in out.read_text().splitlines()]
+    with Bank(bank) as store:
+        entries = {e.id: e for e in store.query(family="tango")}
+    assert len(exported) == len(entries) == 41
+    generated = [p for p in exported if "seed" in p["meta"]]
+    assert len(generated) == 1 and generated[0]["meta"]["mode"] == "deducible"
+    for puzzle in exported:
+        entry = entries[puzzle["id"]]
+        meta = puzzle["meta"]
+        assert meta["level"] == entry.level and meta["difficulty"] == entry.difficulty
+        assert meta["effort"] == entry.effort and meta["version"] == entry.version
+        assert meta["version"]
