@@ -426,6 +426,11 @@ def to_frame(rows: Sequence[dict]) -> pd.DataFrame:
     return frame.astype(types)
 
 
+def install_hint(extra: str) -> str:
+    """How to install one of the package's extras: from a checkout, or from PyPI."""
+    return f"in a checkout: pip install -e '.[{extra}]'; else pip install 'puzzle-grader[{extra}]'"
+
+
 def check_output_format(output: str | Path) -> str:
     suffix = Path(output).suffix.lower()
     if suffix not in OUTPUT_FORMATS:
@@ -437,7 +442,7 @@ def check_output_format(output: str | Path) -> str:
             import pyarrow  # noqa: F401
         except ImportError:
             raise UsageError(
-                f"{output}: writing Parquet needs pyarrow (pip install 'puzzle-grader[parquet]')"
+                f"{output}: writing Parquet needs pyarrow ({install_hint('parquet')})"
             ) from None
     return suffix
 
@@ -465,7 +470,9 @@ def read_frame(path: str | Path) -> pd.DataFrame:
         else:
             frame = pd.read_csv(path, dtype={"solutions": "string", "id": "string"})
     except ImportError:
-        raise InputError(str(path), "", "reading Parquet needs pyarrow") from None
+        raise InputError(
+            str(path), "", f"reading Parquet needs pyarrow ({install_hint('parquet')})"
+        ) from None
     except Exception as error:
         raise InputError(str(path), "", f"cannot be read as a table ({error})") from None
     missing = [c for c in ("family", "difficulty", "effort", "level") if c not in frame.columns]
@@ -708,9 +715,7 @@ def _executor(workers: int, dask: str | Any | None):
         try:
             from distributed import Client
         except ImportError:
-            raise UsageError(
-                "--dask: needs the dask extra (pip install 'puzzle-grader[dask]')"
-            ) from None
+            raise UsageError(f"--dask: needs the dask extra ({install_hint('dask')})") from None
         if not isinstance(dask, Client):
             problem = dask_address_problem(dask)
             if problem is not None:
