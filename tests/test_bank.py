@@ -13,7 +13,7 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.bank import Bank, canonical, parse_size
+from grader.bank import LIST_COLUMNS, Bank, canonical, parse_size
 from grader.errors import InputError, UsageError
 from puzzle_sets import unique_puzzle, write_jsonl
 
@@ -159,7 +159,7 @@ def test_export_hard_tangos_not_published_yet(bank, tmp_path):
         published = store.query(published=True)
     assert {e.id for e in published} == first_ids
     listing = run("grader", "bank", "list", str(bank), "--published")
-    assert listing.returncode == 0 and "3 of 3 matching puzzles" in listing.stdout
+    assert listing.returncode == 0 and "3 of 3 matching puzzles" in listing.stderr
 
 
 def test_export_as_json_array_and_bad_requests(bank, tmp_path):
@@ -249,3 +249,30 @@ def test_exports_carry_the_grade_in_meta_whoever_added_them(bank, tmp_path):
         assert meta["level"] == entry.level and meta["difficulty"] == entry.difficulty
         assert meta["effort"] == entry.effort and meta["version"] == entry.version
         assert meta["version"]
+
+
+def test_piped_list_and_show_print_whole_values(bank):
+    """Not a terminal (output captured): no value cut to fit 80 columns, one line per row."""
+    long_id = "a-puzzle-id-far-longer-than-any-column-of-an-80-column-table-" + "x" * 40
+    data = {**json.loads((EXAMPLES / "tango.json").read_text()), "id": long_id}
+    with Bank(bank) as store:
+        assert store.add_grade(grade(make(data)))
+        entries = store.query()
+    listing = run("grader", "bank", "list", str(bank))
+    assert listing.returncode == 0, listing.stderr
+    assert "…" not in listing.stdout
+    lines = listing.stdout.splitlines()
+    assert lines[0].split("\t") == list(LIST_COLUMNS)
+    rows = [line.split("\t") for line in lines[1:]]
+    assert rows == [entry.row() for entry in entries]
+    assert any(row[LIST_COLUMNS.index("id")] == long_id for row in rows)
+    assert all(len(row[0]) == 10 for row in rows)  # whole refs
+    assert f"{len(entries)} of {len(entries)} matching puzzles" in listing.stderr
+    entry = next(e for e in entries if e.id == long_id)
+    shown = run("grader", "bank", "show", str(bank), entry.ref)
+    assert shown.returncode == 0, shown.stderr
+    used = ", ".join(f"{k} x{v}" for k, v in entry.techniques.items())
+    assert len(used) > 70
+    assert f"id         {long_id}\n" in shown.stdout
+    assert f"techniques {used}\n" in shown.stdout
+    assert "…" not in shown.stdout
