@@ -27,6 +27,11 @@ LEVEL_COLOURS = {
 """Colours of the six levels (cool to hot), and of unsolved and invalid puzzles."""
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2 puzzles``: a count with its noun in the singular or plural."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def level_order(frame: pd.DataFrame, family: str | None = None) -> list[str]:
     """The levels present, easiest first (the family's own order, then any others)."""
     from grader.registry import get_family
@@ -155,7 +160,7 @@ def _usage_panel(axes, rows: pd.DataFrame) -> None:
         axes.text(
             bar.get_width() + 1,
             bar.get_y() + bar.get_height() / 2,
-            f"{steps} steps",
+            counted(int(steps), "step"),
             va="center",
             fontsize=7,
             color="#444",
@@ -186,7 +191,7 @@ def histogram_figure(frame: pd.DataFrame, title: str = "") -> Figure:
         _difficulty_panel(grid[row][0], part, levels)
         _effort_panel(grid[row][1], part, levels)
         _usage_panel(grid[row][2], part)
-        grid[row][0].set_title(f"{family}: difficulty ({len(part)} puzzles)", loc="left")
+        grid[row][0].set_title(f"{family}: difficulty ({counted(len(part), 'puzzle')})", loc="left")
         grid[row][1].set_title(f"{family}: effort", loc="left")
         grid[row][2].set_title(f"{family}: technique usage", loc="left")
     if title:
