@@ -316,3 +316,14 @@ def test_many_bad_lines_are_named_up_to_a_limit():
         "error: f.jsonl:2: grid: bad",
         "error: ... and 4 more (see the error column)",
     ]
+
+
+def test_a_timeout_cutting_reports_short_exits_3(tmp_path):
+    """As the README says of grade, generate and batch: exit code 3, the rows kept."""
+    out = tmp_path / "r.csv"
+    source = str(EXAMPLES / "pairplace-k10-expert.json")
+    result = run("grader", "batch", source, "-o", str(out), "--timeout", "0.01", "--no-progress")
+    assert result.returncode == 3, result.stderr
+    assert "1 puzzle(s) cut short by --timeout" in result.stderr
+    frame = read_frame(out)
+    assert list(frame["status"]) == ["timeout"] and not frame["solved"].any()

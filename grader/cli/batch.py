@@ -9,6 +9,7 @@ import typer
 from grader.cli.common import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
+    EXIT_TIMEOUT,
     CostsOpt,
     ExactOpt,
     ForceOpt,
@@ -111,6 +112,13 @@ def grader_batch(
             markup=False,
         )
         raise typer.Exit(EXIT_INPUT)
+    cut = sum(1 for row in result.rows if row.get("status") == "timeout")
+    if cut:
+        err.print(
+            f"{cut} puzzle(s) cut short by --timeout (status timeout; their grades are partial)",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_TIMEOUT)
 
 
 NAMED_PROBLEMS = 20
