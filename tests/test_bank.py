@@ -159,7 +159,7 @@ def test_export_hard_tangos_not_published_yet(bank, tmp_path):
         published = store.query(published=True)
     assert {e.id for e in published} == first_ids
     listing = run("grader", "bank", "list", str(bank), "--published")
-    assert listing.returncode == 0 and "3 of 3 matching puzzles" in listing.stderr
+    assert listing.returncode == 0 and "3 of 3 matching puzzles" in listing.stdout
 
 
 def test_export_as_json_array_and_bad_requests(bank, tmp_path):
@@ -262,12 +262,12 @@ def test_piped_list_and_show_print_whole_values(bank):
     assert listing.returncode == 0, listing.stderr
     assert "…" not in listing.stdout
     lines = listing.stdout.splitlines()
-    assert lines[0].split("\t") == list(LIST_COLUMNS)
-    rows = [line.split("\t") for line in lines[1:]]
+    assert lines[0] == f"# {len(entries)} of {len(entries)} matching puzzles"
+    assert lines[1].split("\t") == list(LIST_COLUMNS)
+    rows = [line.split("\t") for line in lines[2:]]
     assert rows == [entry.row() for entry in entries]
     assert any(row[LIST_COLUMNS.index("id")] == long_id for row in rows)
     assert all(len(row[0]) == 10 for row in rows)  # whole refs
-    assert f"{len(entries)} of {len(entries)} matching puzzles" in listing.stderr
     entry = next(e for e in entries if e.id == long_id)
     shown = run("grader", "bank", "show", str(bank), entry.ref)
     assert shown.returncode == 0, shown.stderr

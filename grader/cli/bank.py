@@ -103,7 +103,7 @@ def bank_list(
         return
     title = f"{len(found)} of {total} matching puzzles"
     if not stdout_is_terminal():  # a pipe or a file: whole values, tab-separated
-        note(title)
+        print(f"# {title}")
         print_plain_table(LIST_COLUMNS, [entry.row() for entry in found])
         return
     table = Table(title=title, title_justify="left")
