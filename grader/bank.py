@@ -359,6 +359,18 @@ class Bank:
         return Entry(**values)
 
 
+def check_bank(path: str | Path) -> None:
+    """Refuse (one line) a bank file that exists but is no puzzle bank, or whose folder does
+    not exist, without creating anything."""
+    target = Path(path)
+    if target.exists():
+        Bank(target).close()
+        return
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(str(path), "", f"the folder {parent} does not exist")
+
+
 def grade_into(path: str | Path, puzzles: Iterable[dict[str, Any]]) -> tuple[int, int]:
     """Grade puzzle dicts (as ``grader generate`` writes them) and store them in the bank at
     ``path``; (added, not added: already there or not unique)."""
@@ -421,9 +433,19 @@ def export_file(
     return found
 
 
+def exported(entry: Entry) -> dict[str, Any]:
+    """A stored puzzle as exported: its file data, with the bank's grade (level, difficulty,
+    effort, version) in ``meta`` whoever added it, and the entry's ref when it has no id."""
+    meta = dict(entry.puzzle.get("meta") or {})
+    meta.update(level=entry.level, difficulty=entry.difficulty, effort=entry.effort)
+    if entry.version is not None:
+        meta["version"] = entry.version
+    return {**entry.puzzle, "id": entry.puzzle.get("id") or entry.ref, "meta": meta}
+
+
 def export_text(entries: Sequence[Entry], fmt: str) -> str:
     """Puzzle files of the entries: JSON lines (``.jsonl``) or one JSON array (``.json``)."""
-    puzzles = [{**e.puzzle, "id": e.puzzle.get("id") or e.ref} for e in entries]
+    puzzles = [exported(e) for e in entries]
     if fmt == ".json":
         return json.dumps(puzzles, indent=1, ensure_ascii=False) + "\n"
     return "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in puzzles)

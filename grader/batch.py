@@ -28,31 +28,41 @@ from grader.grading import GradeOptions
 if TYPE_CHECKING:
     import pandas as pd
 
-COLUMNS = (
-    "id",
-    "family",
-    "size",
-    "rows",
-    "cols",
-    "givens",
-    "solutions",
-    "solved",
-    "status",
-    "difficulty",
-    "effort",
-    "level",
-    "hardest",
-    "steps",
-    "seconds",
-    "name",
-    "source",
-    "error",
-)
-"""The fixed columns of a batch result; ``steps_<technique>`` columns follow (steps per
-technique, in increasing cost)."""
-STEP_PREFIX = "steps_"
+COLUMNS: dict[str, str] = {
+    "id": "the puzzle's `id`, or the file's stem and its line or position (`collection#3`)",
+    "family": "its family",
+    "size": "`ROWSxCOLS` (the JSON report's `size`)",
+    "rows": "rows of the grid",
+    "cols": "columns of the grid",
+    "givens": "given cells",
+    "solutions": "`0`, `1` or `2+` by the exact search (empty with `--no-exact`)",
+    "solved": "whether the techniques solved it",
+    "status": "`solved`, `stuck`, `contradiction` or `timeout`",
+    "difficulty": "cost of the hardest step",
+    "effort": "sum of the step costs",
+    "level": "the family's level for it (`unsolved` when not solved, `invalid` with no solution)",
+    "hardest": "the technique of the hardest step",
+    "steps_count": "number of steps (the JSON report's `steps_count`)",
+    "seconds": "seconds spent building and grading it",
+    "name": "the puzzle's `name`",
+    "source": "where it was read (`file:line`, `file[index]` or the file)",
+    "error": "why it was not graded (`file:line: field: problem`); empty when graded",
+}
+"""The fixed columns of a batch result and their meaning, in order; the family's report fields
+and the technique counts follow (:data:`COLUMN_GROUPS`)."""
+TECHNIQUE_PREFIX = "technique_"
+"""Before a technique's name: the column of its step count (``technique_count`` is the steps of
+a technique named ``count``, while ``steps_count`` is all the steps)."""
+COLUMN_GROUPS: dict[str, str] = {
+    "<report field>": "each figure a family adds to its JSON report, under the same name "
+    "(empty for rows of other families)",
+    TECHNIQUE_PREFIX + "<name>": "steps of that technique (the JSON report's "
+    "`techniques.<name>.count`; 0 when unused, empty when not graded), in increasing cost",
+}
+"""The columns that follow :data:`COLUMNS`, one per report field or technique found."""
 OUTPUT_FORMATS = (".csv", ".parquet")
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2
+"""2: ``steps_count`` and the family's report fields in each row."""
 
 
 @dataclass(frozen=True)
@@ -150,10 +160,11 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
         effort=report["effort"],
         level=report["level"],
         hardest=report["hardest"],
-        steps=report["steps_count"],
+        steps_count=report["steps_count"],
         seconds=round(time.monotonic() - started, 4),
         name=puzzle.name,
         techniques={name: [int(e["count"]), e["cost"]] for name, e in report["techniques"].items()},
+        fields={k: report[k] for k in puzzle.family.report_fields(result) if k in report},
     )
     if bank:
         from grader.bank import record_of
@@ -289,7 +300,10 @@ def read_journal(path: Path, fingerprint: dict[str, Any]) -> dict[str, dict]:
         header = json.loads(lines[0])
     except json.JSONDecodeError:
         raise UsageError(f"{path}: is not a batch journal (delete it or use --force)") from None
-    if header.get("journal") != JOURNAL_VERSION:
+    if isinstance(header, dict) and isinstance(header.get("journal"), int):
+        if header["journal"] != JOURNAL_VERSION:
+            raise UsageError(f"{path}: was written by an earlier grader batch; use --force")
+    else:
         raise UsageError(f"{path}: is not a batch journal (delete it or use --force)")
     if header.get("settings") != json.loads(json.dumps(fingerprint)):
         raise UsageError(
@@ -310,6 +324,8 @@ class Journal:
 
     def __init__(self, path: Path, fingerprint: dict[str, Any], fresh: bool) -> None:
         self.path = path
+        self.fresh = fresh
+        self.added = 0
         self.stream = path.open("w" if fresh else "a", encoding="utf-8")
         if fresh:
             header = {"journal": JOURNAL_VERSION, "settings": fingerprint}
@@ -317,15 +333,21 @@ class Journal:
             self.stream.flush()
 
     def add(self, pairs: Iterable[tuple[str, dict]]) -> None:
-        text = "".join(
+        lines = [
             json.dumps({"key": key, "row": row}, ensure_ascii=False, default=str) + "\n"
             for key, row in pairs
-        )
-        self.stream.write(text)
+        ]
+        self.stream.write("".join(lines))
         self.stream.flush()
+        self.added += len(lines)
 
     def close(self) -> None:
         self.stream.close()
+
+    def discard_if_empty(self) -> None:
+        """Remove the journal when this run made it and recorded no row in it."""
+        if self.fresh and not self.added:
+            self.path.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,27 +355,51 @@ class Journal:
 # ---------------------------------------------------------------------------------------------
 
 
+def columns_markdown() -> str:
+    """The batch columns as a Markdown table (the README's "Batch columns")."""
+    lines = ["| column | meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {text} |" for name, text in {**COLUMNS, **COLUMN_GROUPS}.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _column_type(values: Sequence[Any]) -> str:
+    """The pandas type of a report field's column, from its values."""
+    present = [v for v in values if v is not None]
+    if present and all(isinstance(v, bool) for v in present):
+        return "boolean"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+        return "Int64"
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
+        return "Float64"
+    return "string"
+
+
 def to_frame(rows: Sequence[dict]) -> pd.DataFrame:
-    """The batch DataFrame: fixed columns, then steps per technique in increasing cost."""
+    """The batch DataFrame: :data:`COLUMNS`, then the families' report fields (in the order
+    first met), then steps per technique in increasing cost."""
     import pandas as pd
 
     costs: dict[str, float] = {}
+    extra: dict[str, None] = {}
     for row in rows:
         for name, (_, cost) in (row.get("techniques") or {}).items():
             costs[name] = min(cost, costs.get(name, cost))
+        extra.update(dict.fromkeys(row.get("fields") or {}))
+    fields = [f for f in extra if f not in COLUMNS and not f.startswith(TECHNIQUE_PREFIX)]
     names = sorted(costs, key=lambda n: (costs[n], n))
     records = []
     for row in rows:
         record = {column: row.get(column) for column in COLUMNS}
+        record.update({f: (row.get("fields") or {}).get(f) for f in fields})
         counts = row.get("techniques") or {}
         graded = row.get("error") is None
         for name in names:
-            record[STEP_PREFIX + name] = (
+            record[TECHNIQUE_PREFIX + name] = (
                 counts[name][0] if name in counts else (0 if graded else None)
             )
         records.append(record)
     frame = pd.DataFrame.from_records(
-        records, columns=[*COLUMNS, *(STEP_PREFIX + n for n in names)]
+        records, columns=[*COLUMNS, *fields, *(TECHNIQUE_PREFIX + n for n in names)]
     )
     types = {
         "id": "string",
@@ -369,14 +415,20 @@ def to_frame(rows: Sequence[dict]) -> pd.DataFrame:
         "effort": "Float64",
         "level": "string",
         "hardest": "string",
-        "steps": "Int64",
+        "steps_count": "Int64",
         "seconds": "Float64",
         "name": "string",
         "source": "string",
         "error": "string",
-        **{STEP_PREFIX + n: "Int64" for n in names},
+        **{f: _column_type([r[f] for r in records]) for f in fields},
+        **{TECHNIQUE_PREFIX + n: "Int64" for n in names},
     }
     return frame.astype(types)
+
+
+def install_hint(extra: str) -> str:
+    """How to install one of the package's extras: from a checkout, or from PyPI."""
+    return f"in a checkout: pip install -e '.[{extra}]'; else pip install 'puzzle-grader[{extra}]'"
 
 
 def check_output_format(output: str | Path) -> str:
@@ -390,7 +442,7 @@ def check_output_format(output: str | Path) -> str:
             import pyarrow  # noqa: F401
         except ImportError:
             raise UsageError(
-                f"{output}: writing Parquet needs pyarrow (pip install 'puzzle-grader[parquet]')"
+                f"{output}: writing Parquet needs pyarrow ({install_hint('parquet')})"
             ) from None
     return suffix
 
@@ -418,13 +470,33 @@ def read_frame(path: str | Path) -> pd.DataFrame:
         else:
             frame = pd.read_csv(path, dtype={"solutions": "string", "id": "string"})
     except ImportError:
-        raise InputError(str(path), "", "reading Parquet needs pyarrow") from None
+        raise InputError(
+            str(path), "", f"reading Parquet needs pyarrow ({install_hint('parquet')})"
+        ) from None
     except Exception as error:
         raise InputError(str(path), "", f"cannot be read as a table ({error})") from None
     missing = [c for c in ("family", "difficulty", "effort", "level") if c not in frame.columns]
     if missing:
         raise InputError(str(path), missing[0], "is missing (not a batch result?)")
-    return frame
+    return upgrade_columns(frame)
+
+
+LEGACY_STEP_PREFIX = "steps_"
+"""Before a technique's name in batch results written before :data:`TECHNIQUE_PREFIX`."""
+
+
+def upgrade_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """A batch result of the earlier layout (a ``steps`` column, ``steps_<technique>``
+    columns) under today's names; today's layout unchanged."""
+    if "steps" not in frame.columns:
+        return frame
+    renamed = {
+        c: TECHNIQUE_PREFIX + c[len(LEGACY_STEP_PREFIX) :]
+        for c in frame.columns
+        if c.startswith(LEGACY_STEP_PREFIX)
+    }
+    renamed["steps"] = "steps_count"
+    return frame.rename(columns=renamed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -504,16 +576,17 @@ def run_batch(
     keys = [task.key for task in tasks]
     pending = [task for task, key in zip(tasks, keys, strict=True) if key not in done]
     resumed = len(tasks) - len(pending)
-    record = (
-        Journal(journal, fingerprint, fresh=not (resume and journal.exists()))
-        if journal is not None
-        else None
-    )
     rows_by_key = dict(done)
-    executor, closer, capacity = _executor(workers, dask)  # before any thread of ours starts
-    advance = _progress(progress, len(tasks), resumed)
-    interrupted = True
+    # The executor first: a start that fails (an unreachable scheduler) leaves no journal. It
+    # also comes before any thread of ours starts (the progress bar), as forking requires.
+    executor, closer, capacity = _executor(workers, dask)
+    record: Journal | None = None
+    advance = None
+    ended = "failed"
     try:
+        if journal is not None:
+            record = Journal(journal, fingerprint, fresh=not (resume and journal.exists()))
+        advance = _progress(progress, len(tasks), resumed)
         size = chunk_size or default_chunk_size(len(pending), capacity)
         chunks = chunked(pending, size)
         finished = run_chunks(executor, chunks, options, bank, in_flight=4 * capacity)
@@ -523,15 +596,19 @@ def run_batch(
                 record.add(pairs)
             rows_by_key.update(pairs)
             advance(len(rows))
-        interrupted = False
+        ended = "done"
     except KeyboardInterrupt:
+        ended = "interrupted"
         raise BatchInterrupted(len(rows_by_key), len(tasks)) from None
     finally:
         if closer is not None:
-            closer(interrupted)
+            closer(ended != "done")
         if record is not None:
             record.close()
-        advance(0, stop=True)
+            if ended == "failed":
+                record.discard_if_empty()  # nothing to resume: let a rerun start afresh
+        if advance is not None:
+            advance(0, stop=True)
     rows = [rows_by_key[key] for key in keys]
     errors = sum(1 for row in rows if row.get("error") is not None)
     return BatchResult(to_frame(rows), rows, len(pending), resumed, errors)
@@ -563,9 +640,9 @@ def prepare_output(
     if resume and not journal.exists() and note is not None:
         note(f"nothing to resume ({journal} does not exist); starting afresh")
     if bank is not None:
-        from grader.bank import Bank
+        from grader.bank import check_bank
 
-        Bank(bank).close()  # a bad bank file is refused before any grading
+        check_bank(bank)  # a bad bank file is refused before any grading (and none is made)
     return journal
 
 
@@ -613,6 +690,8 @@ def grade_to_file(
 
 
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+DASK_TIMEOUT = 30.0
+"""Seconds to wait for a Dask scheduler before giving up."""
 
 
 def dask_address_problem(address: Any) -> str | None:
@@ -636,15 +715,13 @@ def _executor(workers: int, dask: str | Any | None):
         try:
             from distributed import Client
         except ImportError:
-            raise UsageError(
-                "--dask: needs the dask extra (pip install 'puzzle-grader[dask]')"
-            ) from None
+            raise UsageError(f"--dask: needs the dask extra ({install_hint('dask')})") from None
         if not isinstance(dask, Client):
             problem = dask_address_problem(dask)
             if problem is not None:
                 raise UsageError(f"--dask: {dask!r} {problem}")
         try:
-            client = dask if isinstance(dask, Client) else Client(dask, timeout=30)
+            client = dask if isinstance(dask, Client) else Client(dask, timeout=DASK_TIMEOUT)
         except (OSError, ValueError, TypeError) as error:  # unreachable, or not an address
             # the half-made client closes itself when collected: let that happen here, not
             # inside the next client's start (distributed then waits on itself forever)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from grader.batch import STEP_PREFIX
+from grader.batch import TECHNIQUE_PREFIX
 from grader.family import LEVELS
 
 if TYPE_CHECKING:
@@ -25,6 +25,11 @@ LEVEL_COLOURS = {
     "invalid": "#252525",
 }
 """Colours of the six levels (cool to hot), and of unsolved and invalid puzzles."""
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2 puzzles``: a count with its noun in the singular or plural."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def level_order(frame: pd.DataFrame, family: str | None = None) -> list[str]:
@@ -62,12 +67,12 @@ def technique_usage(frame: pd.DataFrame) -> pd.DataFrame:
     """Per technique: puzzles using it, their share, and all its steps (columns in cost order)."""
     import pandas as pd
 
-    columns = [c for c in frame.columns if c.startswith(STEP_PREFIX)]
+    columns = [c for c in frame.columns if c.startswith(TECHNIQUE_PREFIX)]
     counts = frame[columns].fillna(0)
     total = max(1, len(frame))
     return pd.DataFrame(
         {
-            "technique": [c[len(STEP_PREFIX) :] for c in columns],
+            "technique": [c[len(TECHNIQUE_PREFIX) :] for c in columns],
             "puzzles": [int((counts[c] > 0).sum()) for c in columns],
             "share": [float((counts[c] > 0).sum()) / total for c in columns],
             "steps": [int(counts[c].sum()) for c in columns],
@@ -155,7 +160,7 @@ def _usage_panel(axes, rows: pd.DataFrame) -> None:
         axes.text(
             bar.get_width() + 1,
             bar.get_y() + bar.get_height() / 2,
-            f"{steps} steps",
+            counted(int(steps), "step"),
             va="center",
             fontsize=7,
             color="#444",
@@ -186,7 +191,7 @@ def histogram_figure(frame: pd.DataFrame, title: str = "") -> Figure:
         _difficulty_panel(grid[row][0], part, levels)
         _effort_panel(grid[row][1], part, levels)
         _usage_panel(grid[row][2], part)
-        grid[row][0].set_title(f"{family}: difficulty ({len(part)} puzzles)", loc="left")
+        grid[row][0].set_title(f"{family}: difficulty ({counted(len(part), 'puzzle')})", loc="left")
         grid[row][1].set_title(f"{family}: effort", loc="left")
         grid[row][2].set_title(f"{family}: technique usage", loc="left")
     if title:

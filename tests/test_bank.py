@@ -13,7 +13,7 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.bank import Bank, canonical, parse_size
+from grader.bank import LIST_COLUMNS, Bank, canonical, parse_size
 from grader.errors import InputError, UsageError
 from puzzle_sets import unique_puzzle, write_jsonl
 
@@ -213,3 +213,66 @@ def test_sizes_parse():
     assert parse_size("4X7") == (4, 7)
     with pytest.raises(UsageError):
         parse_size("big")
+
+
+def test_exports_carry_the_grade_in_meta_whoever_added_them(bank, tmp_path):
+    """Puzzles from ``batch --bank`` (files with no meta) and from ``generate --bank`` (meta
+    from the generator) export with the bank's level, difficulty, effort and version."""
+    made = run(
+        "grader",
+        "generate",
+        "tango",
+        "--level",
+        "easy",
+        "-n",
+        "1",
+        "--seed",
+        "1",
+        "--bank",
+        str(bank),
+        "-o",
+        str(tmp_path / "made.jsonl"),
+    )
+    assert made.returncode == 0, made.stderr
+    out = tmp_path / "all.jsonl"
+    result = run("grader", "bank", "export", str(bank), "-o", str(out), "--family", "tango")
+    assert result.returncode == 0, result.stderr
+    exported = [json.loads(line) for line in out.read_text().splitlines()]
+    with Bank(bank) as store:
+        entries = {e.id: e for e in store.query(family="tango")}
+    assert len(exported) == len(entries) == 41
+    generated = [p for p in exported if "seed" in p["meta"]]
+    assert len(generated) == 1 and generated[0]["meta"]["mode"] == "deducible"
+    for puzzle in exported:
+        entry = entries[puzzle["id"]]
+        meta = puzzle["meta"]
+        assert meta["level"] == entry.level and meta["difficulty"] == entry.difficulty
+        assert meta["effort"] == entry.effort and meta["version"] == entry.version
+        assert meta["version"]
+
+
+def test_piped_list_and_show_print_whole_values(bank):
+    """Not a terminal (output captured): no value cut to fit 80 columns, one line per row."""
+    long_id = "a-puzzle-id-far-longer-than-any-column-of-an-80-column-table-" + "x" * 40
+    data = {**json.loads((EXAMPLES / "tango.json").read_text()), "id": long_id}
+    with Bank(bank) as store:
+        assert store.add_grade(grade(make(data)))
+        entries = store.query()
+    listing = run("grader", "bank", "list", str(bank))
+    assert listing.returncode == 0, listing.stderr
+    assert "…" not in listing.stdout
+    lines = listing.stdout.splitlines()
+    assert lines[0] == f"# {len(entries)} of {len(entries)} matching puzzles"
+    assert lines[1].split("\t") == list(LIST_COLUMNS)
+    rows = [line.split("\t") for line in lines[2:]]
+    assert rows == [entry.row() for entry in entries]
+    assert any(row[LIST_COLUMNS.index("id")] == long_id for row in rows)
+    assert all(len(row[0]) == 10 for row in rows)  # whole refs
+    entry = next(e for e in entries if e.id == long_id)
+    shown = run("grader", "bank", "show", str(bank), entry.ref)
+    assert shown.returncode == 0, shown.stderr
+    used = ", ".join(f"{k} x{v}" for k, v in entry.techniques.items())
+    assert len(used) > 70
+    assert f"id         {long_id}\n" in shown.stdout
+    assert f"techniques {used}\n" in shown.stdout
+    assert "…" not in shown.stdout

@@ -17,7 +17,14 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.batch import COLUMNS, STEP_PREFIX, grade_many, journal_path, read_frame
+from grader.batch import (
+    COLUMNS,
+    JOURNAL_VERSION,
+    TECHNIQUE_PREFIX,
+    grade_many,
+    journal_path,
+    read_frame,
+)
 from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
 
 COMPARED = [c for c in COLUMNS if c != "seconds"]
@@ -43,8 +50,12 @@ def test_rows_match_grading_each_puzzle(collection):
         assert row.givens == report["givens"] and row.solutions == str(report["solutions"])
         assert row.level == report["level"] and row.difficulty == report["difficulty"]
         assert row.effort == pytest.approx(report["effort"])
-        assert row.steps == report["steps_count"]
-        counts = {c[len(STEP_PREFIX) :]: row[c] for c in frame.columns if c.startswith(STEP_PREFIX)}
+        assert row.steps_count == report["steps_count"]
+        counts = {
+            c[len(TECHNIQUE_PREFIX) :]: row[c]
+            for c in frame.columns
+            if c.startswith(TECHNIQUE_PREFIX)
+        }
         assert {k: v for k, v in counts.items() if v} == {
             name: int(entry["count"]) for name, entry in report["techniques"].items()
         }
@@ -172,9 +183,13 @@ def test_interrupted_batch_leaves_no_output_and_resumes(tmp_path, workers):
 def test_resume_refuses_a_journal_of_other_settings(tmp_path, collection):
     out = tmp_path / "r.csv"
     journal = journal_path(out)
-    journal.write_text(json.dumps({"journal": 1, "settings": {"other": True}}) + "\n")
+    header = {"journal": JOURNAL_VERSION, "settings": {"other": True}}
+    journal.write_text(json.dumps(header) + "\n")
     result = run("grader", "batch", str(collection), "-o", str(out), "--resume")
     assert result.returncode == 2 and "other settings" in result.stderr
+    journal.write_text(json.dumps({**header, "journal": JOURNAL_VERSION - 1}) + "\n")
+    result = run("grader", "batch", str(collection), "-o", str(out), "--resume")
+    assert result.returncode == 2 and "earlier grader batch" in result.stderr
     result = run("grader", "batch", str(collection), "-o", str(out), "--force", "--no-progress")
     assert result.returncode == 0 and not journal.exists() and out.exists()
 
@@ -213,3 +228,102 @@ def test_dask_addresses_are_checked_before_any_client_is_made():
         assert dask_address_problem(good) is None, good
     for bad in ("no address", "inproc://x", "tcp://scheduler", "http://h:80", ":8786"):
         assert dask_address_problem(bad) is not None, bad
+
+
+def run_with_dask_timeout(seconds: float, *args: str, cwd=None) -> subprocess.CompletedProcess:
+    """``grader ARGS`` with the Dask connection timeout cut to ``seconds`` (an unreachable
+    scheduler is otherwise waited for 30 s)."""
+    code = (
+        "import sys; import grader.batch; "
+        f"grader.batch.DASK_TIMEOUT = {seconds}; "
+        "from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
+
+
+@pytest.mark.parametrize("address", ["bad address", "tcp://127.0.0.1:1"])
+def test_a_failed_dask_start_leaves_nothing_that_blocks_a_rerun(tmp_path, address):
+    pytest.importorskip("distributed")
+    source = tmp_path / "tango.json"
+    source.write_text((EXAMPLES / "tango.json").read_text())
+    out, bank = tmp_path / "r.csv", tmp_path / "bank.db"
+    command = ["batch", str(source), "-o", str(out), "--bank", str(bank), "--no-progress"]
+    failed = run_with_dask_timeout(2, *command, "--dask", address)
+    assert failed.returncode == 2, failed.stderr
+    assert "--dask" in failed.stderr and "Traceback" not in failed.stderr
+    assert len(failed.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tango.json"]  # no journal, no output
+    again = run("grader", *command)
+    assert again.returncode == 0, again.stderr
+    assert out.exists() and bank.exists() and not journal_path(out).exists()
+
+
+def test_workers_failing_before_any_row_leave_no_journal(tmp_path, monkeypatch):
+    """A cluster that takes the work but fails it (say, workers without the package) is a
+    failed start too: nothing was graded, so no journal is kept to refuse the next run."""
+    import grader.batch
+    from grader.batch import grade_to_file, tasks_from
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no module named grader on the workers")
+
+    monkeypatch.setattr(grader.batch, "grade_chunk", broken)
+    out = tmp_path / "r.csv"
+    with pytest.raises(RuntimeError):
+        grade_to_file(tasks_from(str(EXAMPLES / "tango.json")), out)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_each_bad_line_is_named_on_one_line_and_the_good_ones_are_written(tmp_path):
+    good = json.loads((EXAMPLES / "tango.json").read_text())
+    lines = [
+        json.dumps({**good, "id": "first"}),
+        "{not json",
+        json.dumps({**good, "grid": ["SS"]}),
+        json.dumps({**good, "family": "nope"}),
+        json.dumps({**good, "id": "second"}),
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.csv"
+    result = run("grader", "batch", str(path), "-o", str(out), "--no-progress")
+    assert result.returncode == 2, result.stderr
+    stderr = result.stderr.splitlines()
+    named = [line for line in stderr if "mixed.jsonl:" in line]
+    assert len(named) == 3, result.stderr
+    expected = [(2, "", "not valid JSON"), (3, "grid: ", "rows"), (4, "family: ", "unknown")]
+    for line, (number, field, problem) in zip(named, expected, strict=True):
+        assert line.startswith(f"error: {path}:{number}: {field}") and problem in line, line
+    assert "3 puzzle(s) could not be graded" in stderr[-1]
+    frame = read_frame(out)
+    assert list(frame["error"].isna()) == [True, False, False, False, True]
+    assert list(frame.loc[frame["error"].isna(), "id"]) == ["first", "second"]
+    assert frame.loc[frame["error"].isna(), "solved"].all()
+
+
+def test_many_bad_lines_are_named_up_to_a_limit():
+    from grader.cli.batch import problem_lines
+
+    rows = [{"source": f"f.jsonl:{n}", "error": f"f.jsonl:{n}: grid: bad"} for n in range(1, 6)]
+    rows.insert(2, {"source": "f.jsonl:9", "level": "easy"})
+    rows.append({"source": "g.json", "error": "internal error: KeyError: 'x'"})
+    assert problem_lines(rows, limit=10)[-1] == "error: g.json: internal error: KeyError: 'x'"
+    lines = problem_lines(rows, limit=2)
+    assert lines == [
+        "error: f.jsonl:1: grid: bad",
+        "error: f.jsonl:2: grid: bad",
+        "error: ... and 4 more (see the error column)",
+    ]
+
+
+def test_a_timeout_cutting_reports_short_exits_3(tmp_path):
+    """As the README says of grade, generate and batch: exit code 3, the rows kept."""
+    out = tmp_path / "r.csv"
+    source = str(EXAMPLES / "pairplace-k10-expert.json")
+    result = run("grader", "batch", source, "-o", str(out), "--timeout", "0.01", "--no-progress")
+    assert result.returncode == 3, result.stderr
+    assert "1 puzzle(s) cut short by --timeout" in result.stderr
+    frame = read_frame(out)
+    assert list(frame["status"]) == ["timeout"] and not frame["solved"].any()

@@ -7,8 +7,9 @@ import random
 import pytest
 from test_cli import run
 
+from conftest import EXAMPLES
 from grader.batch import grade_many
-from grader.histogram import histogram_figure, level_order, technique_usage
+from grader.histogram import counted, histogram_figure, level_order, technique_usage
 from puzzle_sets import unique_puzzle, write_jsonl
 
 
@@ -45,8 +46,8 @@ def test_panels_count_every_graded_puzzle_per_family(frame):
 def test_technique_usage_counts_puzzles_and_steps(frame):
     graded = frame[frame["error"].isna()]
     usage = technique_usage(graded).set_index("technique")
-    assert usage.loc["pair", "puzzles"] == int((graded["steps_pair"] > 0).sum())
-    assert usage.loc["pair", "steps"] == int(graded["steps_pair"].sum())
+    assert usage.loc["pair", "puzzles"] == int((graded["technique_pair"] > 0).sum())
+    assert usage.loc["pair", "steps"] == int(graded["technique_pair"].sum())
     assert 0 < usage.loc["pair", "share"] <= 1
 
 
@@ -80,3 +81,18 @@ def test_histogram_of_a_written_batch_file(tmp_path):
     result = run("grader", "histogram", str(out), "-o", str(tmp_path / "h.svg"))
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "h.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_titles_and_labels_count_in_the_singular_and_plural(frame):
+    assert [counted(n, "puzzle") for n in (0, 1, 2)] == ["0 puzzles", "1 puzzle", "2 puzzles"]
+    one = grade_many(str(EXAMPLES / "tango.json"))
+    figure = histogram_figure(one)
+    assert figure.axes[0].get_title(loc="left") == "tango: difficulty (1 puzzle)"
+    usage = technique_usage(one)
+    used = usage[usage["puzzles"] > 0]
+    assert 1 in set(used["steps"])  # a technique used once: "1 step"
+    labels = sorted(t.get_text() for t in figure.axes[2].texts)
+    assert labels == sorted(counted(int(n), "step") for n in used["steps"])
+    many = histogram_figure(frame)
+    count = int((frame["error"].isna() & (frame["family"] == "tango")).sum())
+    assert many.axes[3].get_title(loc="left") == f"tango: difficulty ({count} puzzles)"

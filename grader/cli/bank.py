@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterable, Sequence
 from typing import Annotated
 
 import typer
@@ -99,12 +101,32 @@ def bank_list(
             payload = {k: v for k, v in entry.to_dict().items() if k != "key"}
             print(json.dumps(payload, ensure_ascii=False))
         return
-    table = Table(title=f"{len(found)} of {total} matching puzzles", title_justify="left")
+    title = f"{len(found)} of {total} matching puzzles"
+    if not stdout_is_terminal():  # a pipe or a file: whole values, tab-separated
+        print(f"# {title}")
+        print_plain_table(LIST_COLUMNS, [entry.row() for entry in found])
+        return
+    table = Table(title=title, title_justify="left")
     for column in LIST_COLUMNS:
         table.add_column(column, justify="right" if column in ("difficulty", "effort") else "left")
     for entry in found:
         table.add_row(*entry.row())
     out.print(table)
+
+
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal (a table fitted to it) rather than a pipe or a file."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def print_plain_table(columns: Sequence[str], rows: Iterable[Sequence[str]]) -> None:
+    """A header and rows, tab-separated, each value whole (tabs and line breaks in a value
+    become spaces, so every row stays one line)."""
+    for cells in (columns, *rows):
+        print("\t".join(" ".join(str(cell).split("\t")).replace("\n", " ") for cell in cells))
 
 
 @bank_app.command("show", help="Show one stored puzzle: its grade and its grid.")
@@ -113,6 +135,8 @@ def bank_show(
     name: Annotated[str, typer.Argument(help="Its ref (or a prefix), key or id.")],
     as_json: JsonOpt = False,
 ) -> None:
+    from rich.markup import escape
+
     from grader.bank import Bank
     from grader.report import board_text
 
@@ -121,15 +145,17 @@ def bank_show(
     if as_json:
         print(json.dumps(entry.to_dict(), ensure_ascii=False))
         return
+    # soft wrap: lines are never cut or wrapped at the console's width (80 in a pipe)
     for key in ("ref", "family", "size", "level", "difficulty", "effort", "givens", "id"):
         value = getattr(entry, key)
-        out.print(f"[bold]{key:<11}[/bold]{value if value is not None else ''}")
-    out.print(f"[bold]{'published':<11}[/bold]{entry.published or 'no'}")
-    out.print(f"[bold]{'added':<11}[/bold]{entry.added}")
+        shown = escape(str(value)) if value is not None else ""
+        out.print(f"[bold]{key:<11}[/bold]{shown}", soft_wrap=True)
+    out.print(f"[bold]{'published':<11}[/bold]{entry.published or 'no'}", soft_wrap=True)
+    out.print(f"[bold]{'added':<11}[/bold]{entry.added}", soft_wrap=True)
     used = ", ".join(f"{k} x{v}" for k, v in entry.techniques.items())
-    out.print(f"[bold]{'techniques':<11}[/bold]{used}")
+    out.print(f"[bold]{'techniques':<11}[/bold]{used}", soft_wrap=True)
     if isinstance(entry.puzzle.get("grid"), list):
-        out.print(board_text([str(row) for row in entry.puzzle["grid"]]))
+        out.print(board_text([str(row) for row in entry.puzzle["grid"]]), soft_wrap=True)
     out.print(json.dumps(entry.puzzle, ensure_ascii=False), markup=False, soft_wrap=True)
 
 

@@ -9,6 +9,7 @@ import typer
 from grader.cli.common import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
+    EXIT_TIMEOUT,
     CostsOpt,
     ExactOpt,
     ForceOpt,
@@ -94,6 +95,8 @@ def grader_batch(
             markup=False,
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    for line in problem_lines(result.rows):
+        err.print(line, markup=False)
     elapsed = result.seconds
     rate = result.graded / elapsed if elapsed > 0 else 0.0
     resumed = f" ({result.resumed} from the journal)" if result.resumed else ""
@@ -103,13 +106,39 @@ def grader_batch(
         markup=False,
     )
     if result.errors:
-        first = next(row["error"] for row in result.rows if row.get("error"))
         err.print(
-            f"error: {result.errors} puzzle(s) could not be graded (see the error column), "
-            f"first: {first}",
+            f"error: {result.errors} puzzle(s) could not be graded (named above, and in the "
+            "error column)",
             markup=False,
         )
         raise typer.Exit(EXIT_INPUT)
+    cut = sum(1 for row in result.rows if row.get("status") == "timeout")
+    if cut:
+        err.print(
+            f"{cut} puzzle(s) cut short by --timeout (status timeout; their grades are partial)",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_TIMEOUT)
+
+
+NAMED_PROBLEMS = 20
+"""At most this many bad puzzles are named on stderr (all are in the error column)."""
+
+
+def problem_lines(rows: list[dict], limit: int = NAMED_PROBLEMS) -> list[str]:
+    """One line per row that could not be graded (``error: file:line: field: problem``), in
+    input order, then how many more there are past ``limit``."""
+    problems = [row for row in rows if row.get("error")]
+    lines = []
+    for row in problems[:limit]:
+        text = " ".join(str(row["error"]).split())
+        source = str(row.get("source") or "")
+        if source and not text.startswith(source):
+            text = f"{source}: {text}"
+        lines.append(f"error: {text}")
+    if len(problems) > limit:
+        lines.append(f"error: ... and {len(problems) - limit} more (see the error column)")
+    return lines
 
 
 @grader_app.command(
