@@ -303,24 +303,56 @@ class Engine:
                     status = "stuck"
                     break
                 ctx.memo.clear()
-                for found in wave:
-                    step = effective(found, state)
-                    if step is None:
-                        continue
-                    steps.append(step)
-                    for var in self._conclude(state, step.placements, step.eliminations, step):
-                        if is_single(state[var]):
-                            open_count -= 1
-                        for ti, ci in plan.watchers[var]:
-                            dirty[ti].add(ci)  # type: ignore[union-attr]
-                    for ti in range(len(stale)):
-                        stale[ti] = True
+                open_count -= self._apply_wave(state, wave, steps, dirty)
+                for ti in range(len(stale)):
+                    stale[ti] = True
                 status = "solved" if open_count == 0 else "stuck"
         except _Stop as stop:
             return Run(steps, state, "contradiction", stop.problem, time.monotonic() - started)
         except EngineTimeout:
             status = "timeout"
         return Run(steps, state, status, None, time.monotonic() - started)
+
+    def _apply_wave(
+        self,
+        state: State,
+        wave: Sequence[Step],
+        steps: list[Step],
+        dirty: list[set[int] | None],
+    ) -> int:
+        """Apply a wave as one move: every step found on the state before it, with the
+        conclusions that change that state (a step concluding what another of the wave already
+        did is kept, one repeating another's conclusions exactly is not), so the steps and the
+        state after the wave do not depend on the order the steps were found in, which a
+        symmetry of the puzzle changes. A contradiction stops the run after the whole wave.
+        Returns how many variables the wave decided."""
+        before = list(state)
+        seen: set[tuple] = set()
+        decided = 0
+        stop: _Stop | None = None
+        watchers = self.plan.watchers
+        for found in wave:
+            step = effective(found, before)
+            if step is None:
+                continue
+            key = (step.technique, step.placements, step.eliminations, step.contradiction)
+            if key in seen:
+                continue
+            seen.add(key)
+            steps.append(step)
+            try:
+                changed = self._conclude(state, step.placements, step.eliminations, step)
+            except _Stop as problem:
+                stop = stop or problem
+                continue
+            for var in changed:
+                if is_single(state[var]) and not is_single(before[var]):
+                    decided += 1
+                for ti, ci in watchers[var]:
+                    dirty[ti].add(ci)  # type: ignore[union-attr]
+        if stop is not None:
+            raise stop
+        return decided
 
     def settle(
         self,

@@ -1337,11 +1337,24 @@ class ChainTechnique(Technique):
         if not hints:
             return
         best = min(hints)
+        # Every hint rated as the best goes in the step (a wave: which one SE's order ranks
+        # first changes under a symmetry of the grid); the best one's chains explain it.
+        others = [h for h in hints if h.difficulty == best.difficulty and h is not best]
+        placements = list(
+            dict.fromkeys([*best.placements, *(p for h in others for p in h.placements)])
+        )
+        eliminations = list(
+            dict.fromkeys([*best.eliminations, *(e for h in others for e in h.eliminations)])
+        )
         # SE's length bonus (and, for static chains, the kind's offset) on the configured cost
         offset = best.difficulty - base_rating(self.mode, self.nesting)
         step = self.make(
-            placements=best.placements,
-            eliminations=best.eliminations,
+            placements=placements,
+            eliminations=eliminations,
+            also=len(
+                {(h.placements, h.eliminations) for h in others}
+                - {(best.placements, best.eliminations)}
+            ),
             kind=best.kind,
             chains=best.chains,
             values=search.V,
@@ -1371,6 +1384,10 @@ class ChainTechnique(Technique):
         if prefix and prefix not in kind:
             label = f"{self.name.replace('-', ' ')}: {label}"
         text = f"{label}: " + shown(step.data["chains"])
+        if step.data.get("also"):
+            text += (
+                f" (and {step.data['also']} more chain(s) of the same rating, concluding the rest)"
+            )
         for i, inner in enumerate(step.data.get("nested", ()), 1):
             name = KIND_NAMES.get(inner["kind"], inner["kind"])
             removed = ", ".join(f"{ex.cell(var)}≠{ex.value(v)}" for var, v in inner["eliminations"])

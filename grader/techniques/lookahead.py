@@ -1,12 +1,14 @@
 """Lookahead of depth d: assume a value, propagate with cheaper techniques, reach a contradiction.
 
 Depth 1 propagates with every non-lookahead technique cheaper than itself; depth d may nest
-lookaheads up to depth d - 1 inside. At depth 1, of all assumptions that fail, the one with the
-shortest chain is kept, as a person would explain the simplest one; deeper, the first that
-fails (assumptions are tried on cells with fewest candidates first), as recording a chain that
-nests lookaheads costs a lookahead search at each of its steps (with it, two large shared
-siteswaps solve within 60 s: ``bench/siteswap.py``). The step records the assumption, the
-chain of steps it forced and the contradiction reached.
+lookaheads up to depth d - 1 inside. At depth 1 one step removes every assumption that fails
+with the shortest chain, as a person would see the simplest contradictions, and shows the
+chain of the first; deeper, one step removes every assumption that fails and shows the chain
+of the first (assumptions are tried on cells with fewest candidates first), as recording a
+chain that nests lookaheads costs a lookahead search at each of its steps. Taking all of them
+at once keeps the step and the state after it independent of the order the assumptions are
+tried in, which a symmetry of the puzzle changes. The step records the assumption, the chain
+of steps it forced and the contradiction reached.
 
 A known solution (from the exact search, or one a trial completed) lets lookahead skip its
 values, but only while the solution fits the state looked from: sound steps never contradict an
@@ -131,25 +133,46 @@ class Lookahead(Technique):
         if ctx.settle:
             yield from self._settle_find(ctx, sub)
             return
-        best = None
+        if self.depth > 1:
+            yield from self._nested_find(ctx, sub)
+            return
+        best: list[tuple[int, int, Run]] = []  # the failing assumptions of the shortest chain
         witnesses = Witnesses.of(ctx.model, sub)
         for var, value in self._open_trials(ctx, witnesses):
-            cap = None if best is None else len(best[2].steps) - 1
-            if cap is not None and cap < 0:
-                break
+            cap = len(best[0][2].steps) if best else None
             run = self._trial(ctx, sub, witnesses, var, value, cap)
-            if run.status == "contradiction" and (
-                best is None or len(run.steps) < len(best[2].steps)
-            ):
-                best = (var, value, run)
-                if self.depth > 1:
-                    break  # recording a nested chain costs a search per step: keep the first
-        if best is None:
-            return
-        var, value, run = best
-        yield self.make(
-            eliminations=[(var, value)],
-            assume=(var, value),
+            if run.status != "contradiction" or (cap is not None and len(run.steps) > cap):
+                continue
+            if cap is not None and len(run.steps) < cap:
+                best = []
+            best.append((var, value, run))
+        if best:
+            yield self._step(best[0][2], [(var, value) for var, value, _ in best])
+
+    def _nested_find(self, ctx: Context, sub: Engine) -> Iterator[Step]:
+        """Deeper than 1: every assumption that fails, found without a record, and the chain
+        of the first (cells with fewest candidates first) recorded, as recording a chain that
+        nests lookaheads costs a lookahead search at each of its steps (with it, two large
+        shared siteswaps solve within 60 s: ``bench/siteswap.py``)."""
+        failed: list[tuple[int, int]] = []
+        first: Run | None = None
+        witnesses = Witnesses.of(ctx.model, sub)
+        for var, value in self._open_trials(ctx, witnesses):
+            run = self._trial(ctx, sub, witnesses, var, value, None, record=first is None)
+            if run.status == "contradiction":
+                failed.append((var, value))
+                first = first or run
+        if first is not None:
+            yield self._step(first, failed)
+
+    def _step(self, run: Run, failed: list[tuple[int, int]]) -> Step:
+        """One step removing every failing assumption of ``failed`` (a wave: all that fail
+        alike, so that which is found first never matters), explained by the first one's
+        chain (``run``)."""
+        return self.make(
+            eliminations=failed,
+            assume=failed[0],
+            also=tuple(failed[1:]),
             chain=tuple(run.steps),
             contradiction_reason=run.contradiction.reason if run.contradiction else "",
             depth=self.depth,
@@ -204,18 +227,19 @@ class Lookahead(Technique):
         var: int,
         value: int,
         cap: int | None,
+        record: bool = True,
     ) -> Run:
         """Propagate the assumption ``var = value``. Until a failing one is known (``cap``
         None) it goes first without a record (resumed from an earlier end where one fits), as
-        most assumptions lead nowhere, and again with a record only when it fails; both ways
-        end alike. Once one is known, the record is cut at ``cap`` steps, which costs less than
-        propagating to the end. A solution it completes is learnt and an end without
-        contradiction kept."""
+        most assumptions lead nowhere, and again with a record only when it fails (and
+        ``record``); both ways end alike. Once one is known, the record is cut after the wave
+        that reaches ``cap`` steps, which costs less than propagating to the end. A solution it
+        completes is learnt and an end without contradiction kept."""
         trial = list(ctx.state)
         trial[var] = 1 << value
         if ctx.settle or cap is None:
             run = self._settled(sub, witnesses, var, value, trial)
-            if run.status == "contradiction" and not ctx.settle:
+            if run.status == "contradiction" and not ctx.settle and record:
                 run = sub.run(trial, changed=[var], max_steps=cap)
         else:
             run = sub.run(trial, changed=[var], max_steps=cap)

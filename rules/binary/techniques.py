@@ -172,19 +172,26 @@ def window_outside(
     """The first window of a line (bitsets as :func:`line_bits` gives them, the quota and the
     length) that must hold the last A: (A, its first cell, the open cells outside it as a line
     bitset), or None."""
+    return next(windows(zeros, ones, empty, quota, length), None)
+
+
+def windows(
+    zeros: int, ones: int, empty: int, quota: int, length: int
+) -> Iterator[tuple[int, int, int]]:
+    """Every window of a line that must hold the last A, in order (see
+    :func:`window_outside`)."""
     for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
         if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
             continue
         open_in_window = empty + (empty >> 8) + (empty >> 16)
         holds_a = mine | (mine >> 8) | (mine >> 16)
         starts = (open_in_window >> 1) & every_cell(length - 2) & ~holds_a  # >= 2 open, no A
-        while starts:  # in order, stopping at the first that fits
+        while starts:
             bit = starts & -starts
             outside = empty & ~(bit * 0x010101)
             if outside:
-                return a, (bit.bit_length() - 1) >> 3, outside
+                yield a, (bit.bit_length() - 1) >> 3, outside
             starts ^= bit
-    return None
 
 
 def last_allowed(line: Line, zeros: int, ones: int, empty: int) -> int:
@@ -350,10 +357,12 @@ class Window(BalancedTechnique):
     )
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        """Every window that must hold the last A (one step each: which one a solver sees
+        first must not depend on the direction the line is read in)."""
         assert isinstance(constraint, Line)
-        found = self._window(ctx, constraint)
-        if found is not None:
-            a, start, outside = found
+        zeros, ones, empty = line_bits(ctx, constraint)
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        for a, start, outside in windows(zeros, ones, empty, quota, len(constraint.vars)):
             cells = constraint.vars
             yield self.make(
                 placements=[(cells[j], 1 - a) for j in positions(outside)],
@@ -363,18 +372,13 @@ class Window(BalancedTechnique):
             )
 
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
-        found = self._window(ctx, constraint)
-        if found is None:
-            return []
-        a, _start, outside = found
-        return [(constraint.vars[j], 1 - a) for j in positions(outside)]
-
-    def _window(self, ctx: Context, constraint: Constraint) -> tuple[int, int, int] | None:
-        """The first window that must hold the last A: (A, its first cell, the open cells
-        outside it as a line bitset), or None."""
+        """What every window of the line places, as :meth:`find_in`'s steps together."""
         zeros, ones, empty = line_bits(ctx, constraint)
         quota = constraint.rule.quota  # type: ignore[attr-defined]
-        return window_outside(zeros, ones, empty, quota, len(constraint.vars))
+        placed: dict[tuple[int, int], None] = {}
+        for a, _start, outside in windows(zeros, ones, empty, quota, len(constraint.vars)):
+            placed.update(dict.fromkeys((constraint.vars[j], 1 - a) for j in positions(outside)))
+        return list(placed)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         a = step.data["value"]
