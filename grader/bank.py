@@ -20,6 +20,7 @@ from typing import Any
 
 from grader.errors import InputError, UsageError
 from grader.family import Puzzle
+from grader.output import make_folder
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -360,15 +361,16 @@ class Bank:
 
 
 def check_bank(path: str | Path) -> None:
-    """Refuse (one line) a bank file that exists but is no puzzle bank, or whose folder does
-    not exist, without creating anything."""
+    """Refuse (one line) a bank file that exists but is no puzzle bank, or whose folder cannot
+    be made, without creating the bank."""
     target = Path(path)
     if target.exists():
         Bank(target).close()
         return
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(str(path), "", f"the folder {parent} does not exist")
+    try:
+        make_folder(target)
+    except UsageError as error:
+        raise InputError(str(path), "", str(error).removeprefix(f"{target}: ")) from None
 
 
 def grade_into(path: str | Path, puzzles: Iterable[dict[str, Any]]) -> tuple[int, int]:

@@ -253,6 +253,14 @@ def _setup(puzzle: Puzzle, options: GradeOptions, deadline: float | None) -> _Se
             notes.append("exact search timed out; solutions unknown")
             found = []
     engine = Engine(puzzle.model, techniques, deadline=deadline, solutions=found, verify=not found)
+    if not engine.unique and solutions != "2+" and solutions != 0:
+        assuming = sorted(t.name for t in techniques if t.needs_unique)
+        if assuming:
+            why = "the exact search was off" if not options.exact else "uniqueness is unknown"
+            notes.append(
+                f"{why}: {', '.join(assuming)} (which assume one solution) were not used, so "
+                "the rating may be higher than with them"
+            )
     return _Setup(engine, solutions, solution, notes)
 
 

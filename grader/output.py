@@ -11,16 +11,29 @@ from grader.errors import UsageError
 
 
 def check_new(path: str | Path, force: bool) -> Path:
-    """The output path, refused (one line) when it exists and ``force`` was not given."""
+    """The output path, refused (one line) when it exists and ``force`` was not given; its
+    folder is made when missing."""
     target = Path(path)
     if target.is_dir():
         raise UsageError(f"{target}: is a directory, expected an output file")
     if target.exists() and not force:
         raise UsageError(f"{target}: already exists (use --force to overwrite it)")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"{target}: the folder {parent} does not exist")
+    make_folder(target)
     return target
+
+
+def make_folder(target: Path) -> None:
+    """Make the folder of an output file (and its parents) when missing; one line if that
+    cannot be done (a file in the way, no permission)."""
+    parent = target.parent if str(target.parent) else Path(".")
+    if parent.is_dir():
+        return
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(
+            f"{target}: the folder {parent} cannot be made ({error.strerror or error})"
+        ) from None
 
 
 def write_atomic(path: str | Path, content: bytes | str | Callable[[Path], None]) -> Path:

@@ -71,6 +71,12 @@ class Technique:
     batch: ClassVar[bool] = True
     """Whether all steps found in one scan are applied together (False: only the first)."""
 
+    @property
+    def needs_unique(self) -> bool:
+        """Whether the technique assumes the puzzle has one solution, and so runs only when
+        the exact search has said so (a rating without it may be higher)."""
+        return False
+
     def __init__(self, cost: float, level: str = "", name: str | None = None) -> None:
         self.cost = float(cost)
         self.level = level

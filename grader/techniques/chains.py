@@ -1318,6 +1318,11 @@ class ChainTechnique(Technique):
         self.mode = mode
         self.nesting = nesting
 
+    @property
+    def needs_unique(self) -> bool:
+        """SE nests chains (10.0 and up) only for valid puzzles."""
+        return self.nesting >= 2
+
     def find(self, ctx: Context) -> Iterator[Step]:
         if self.nesting >= 2 and not ctx.engine.unique:
             return  # SE nests chains only for valid puzzles: the exact search must say unique

@@ -68,6 +68,10 @@ class UniqueRectangle(Technique):
         "puzzles the exact search shows unique."
     )
 
+    @property
+    def needs_unique(self) -> bool:
+        return True
+
     def find(self, ctx: Context) -> Iterator[Step]:
         if not known_unique(ctx):
             return
@@ -296,6 +300,10 @@ class BivalueGrave(Technique):
         "common value (type 4). Rated as Sudoku Explainer rates them (5.6 to 6.1). Used only "
         "for puzzles the exact search shows unique."
     )
+
+    @property
+    def needs_unique(self) -> bool:
+        return True
 
     def find(self, ctx: Context) -> Iterator[Step]:
         if not known_unique(ctx):
