@@ -85,7 +85,7 @@ def plural(count: int, noun: str) -> str:
 # it, seed 1. The plan runs on two worker processes into the bank; a second run finds the
 # rows full and generates nothing, except Pair Place's: the plan looks their puzzles up as n x n
 # grids while the bank stores (n-1) x n, so they are made again on each run (below, each row's
-# first puzzles are read by the ids the generator gives them).
+# first puzzles are read by the ids the generator gives them, whatever level they grade at).
 
 # %%
 PER_LEVEL = 3  # puzzles per family and level (every K-th of them with GRADER_SAMPLE=K)
@@ -177,7 +177,7 @@ with Bank(BANK) as store:  # each row's first puzzles, by the ids the generator 
         for request in plan
         for entry in [
             e
-            for e in store.query(family=request.family, level=request.level, order="added")
+            for e in store.query(family=request.family, order="added")
             if (e.id or "").startswith(made_by(request))
         ][: request.count]
     ]
