@@ -82,10 +82,10 @@ def plural(count: int, noun: str) -> str:
 #
 # One plan row per family and level: each level the family declares reachable
 # (`Family.reachable`, measured by `bench/reachable.py`), at the smallest size that reaches
-# it, seed 1. The plan runs on two worker processes into the bank; a second run finds the
-# rows full and generates nothing, except Pair Place's: the plan looks their puzzles up as n x n
-# grids while the bank stores (n-1) x n, so they are made again on each run (below, each row's
-# first puzzles are read by the ids the generator gives them, whatever level they grade at).
+# it, seed 1. The plan runs on two worker processes into the bank; a second run finds every
+# row full and generates nothing. A row's puzzles are found by the ids the generator gives
+# them, whatever level they grade at (the plan's own look-up by size and level misses Pair
+# Place's, stored as (n-1) x n grids, so rows already full are left out of the plan).
 
 # %%
 PER_LEVEL = 3  # puzzles per family and level (every K-th of them with GRADER_SAMPLE=K)
@@ -105,8 +105,30 @@ plan = [
     for name, family in families().items()
     for level, size in smallest_sizes(family).items()
 ]
+
+
+def made_by(request: Request) -> str:
+    """The id prefix of the puzzles the generator makes for a request (grader/generator.py)."""
+    rows, cols = request.size
+    return f"{request.family}-{rows}x{cols}-{request.level}-s{request.seed}-"
+
+
+def row_puzzles(store: Bank, request: Request) -> list:
+    """The bank's puzzles of a plan row (the first ``count`` by their ids, whatever level they
+    grade at), in the order they were added."""
+    mine = [
+        entry
+        for entry in store.query(family=request.family, order="added")
+        if (entry.id or "").startswith(made_by(request))
+    ]
+    return mine[: request.count]
+
+
+with Bank(BANK) as store:
+    missing = [request for request in plan if len(row_puzzles(store, request)) < request.count]
+print(f"{len(plan) - len(missing)} of {len(plan)} rows full in the bank already")
 started = time.perf_counter()
-filled = run_plan(plan, BANK, workers=2)
+filled = run_plan(missing, BANK, workers=2)
 for row in filled.rows:
     print(row.line())
 print(f"generation: {time.perf_counter() - started:.1f} s")
@@ -165,21 +187,11 @@ SHARED_SETS = {  # file -> its reader
 }
 
 
-def made_by(request: Request) -> str:
-    """The id prefix of the puzzles the generator makes for a request (grader/generator.py)."""
-    rows, cols = request.size
-    return f"{request.family}-{rows}x{cols}-{request.level}-s{request.seed}-"
-
-
-with Bank(BANK) as store:  # each row's first puzzles, by the ids the generator gives them
+with Bank(BANK) as store:
     generated = [
         {**entry.puzzle, "id": entry.id}
         for request in plan
-        for entry in [
-            e
-            for e in store.query(family=request.family, order="added")
-            if (e.id or "").startswith(made_by(request))
-        ][: request.count]
+        for entry in row_puzzles(store, request)
     ]
 add("generated", generated, sample=1)  # sampled in the plan already
 add(
