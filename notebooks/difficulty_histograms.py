@@ -16,39 +16,55 @@
 # %% [markdown]
 # # Difficulty histograms
 #
-# Grades a collection of puzzles per family and draws what the grader finds: difficulty (the
+# Grades collections of puzzles and draws what the grader finds per family: difficulty (the
 # cost of the hardest step) and effort (the sum of step costs) by level, and how often each
 # technique is used. Where a collection carries levels someone else gave it (the puzzle
 # sites' levels for Binairo), they are set against the measured ones.
 #
-# The collections: a generated collection of every family spread over its levels (a plan run
-# on two worker processes into a puzzle bank, filled once and read back afterwards), the
-# project's `examples/`, and the third-party sets of `../shared/data` when they are there (read
-# at run time, never copied; `$GRADER_SHARED_DATA` names another folder). Figures are saved to
-# `$GRADER_FIGURES` (default `out/notebooks/`), the bank to `$GRADER_BANK` (default
-# `out/notebooks/collection.db`, kept between runs, so the collection is generated once).
+# The collections: puzzles generated at every level each family declares reachable, the
+# project's `examples/`, and every third-party set of `../shared/data` when that folder is
+# there (read at run time, never copied; `$GRADER_SHARED_DATA` names another folder). Figures
+# and `collections.json` (what was read and graded, per collection) are saved to
+# `$GRADER_FIGURES` (default `out/notebooks/`), the generated puzzles to the bank
+# `$GRADER_BANK` (default `out/notebooks/collection.db`, kept between runs, so they are
+# generated once). `$GRADER_SAMPLE=K` keeps every K-th puzzle of each collection (the 1st, the
+# K+1-th, ...; the tests use 8); by default every puzzle is graded.
 
 # %%
+import csv
 import json
 import os
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 from IPython.display import Image, display
+from matplotlib.figure import Figure
 
-from grader.bank import Bank, parse_size
+from grader.bank import Bank
 from grader.batch import grade_many
+from grader.family import Family, Puzzle
 from grader.generator import Request
 from grader.histogram import save_histograms, technique_usage
+from grader.loading import entries, load, puzzle_from_dict
 from grader.plan import run_plan
+from grader.registry import families
 
 ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
 SHARED = Path(os.environ.get("GRADER_SHARED_DATA", ROOT.parent / "shared" / "data"))
 FIGURES = Path(os.environ.get("GRADER_FIGURES", ROOT / "out" / "notebooks"))
 FIGURES.mkdir(parents=True, exist_ok=True)
+BANK = Path(os.environ.get("GRADER_BANK", ROOT / "out" / "notebooks" / "collection.db"))
+BANK.parent.mkdir(parents=True, exist_ok=True)
+SAMPLE = int(os.environ.get("GRADER_SAMPLE", "1"))
+assert SAMPLE >= 1, "GRADER_SAMPLE: keep every K-th puzzle, K >= 1"
+sys.path.insert(0, str(ROOT / "tests"))  # the shared sets' readers, as bench/ uses them
+import shared_sets  # noqa: E402
 
 
-def show(figure, name):
+def show(figure: Figure, name: str) -> Path:
     """Save a figure under FIGURES and show the saved file."""
     path = FIGURES / name
     figure.savefig(path, dpi=100)
@@ -56,85 +72,188 @@ def show(figure, name):
     return path
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2 puzzles``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 # %% [markdown]
-# ## A generated collection
+# ## Generated puzzles at every level
 #
-# One plan row per family, size and level: 50 puzzles per family, spread over the levels the
-# generator reaches at that size within a few seconds a puzzle (`bench/reachable.py`; 9x9
-# Sudoku at `normal` takes about 20 CPU s a puzzle, too slow here). Under CI (`CI=true`) every
-# count is divided by 4, so the test suite runs the notebook in a few minutes; the figures then
-# rest on about 13 puzzles per family. The bank makes it resumable: a second run finds every
-# row full and generates nothing.
+# One plan row per family and level: each level the family declares reachable
+# (`Family.reachable`, measured by `bench/reachable.py`), at the smallest size that reaches
+# it, seed 1. The plan runs on two worker processes into the bank; a second run finds every
+# row full and generates nothing. A row's puzzles are found by the ids the generator gives
+# them, whatever level they grade at (the plan's own look-up by size and level misses Pair
+# Place's, stored as (n-1) x n grids, so rows already full are left out of the plan).
 
 # %%
-SCALE = 4 if os.environ.get("CI", "").lower() == "true" else 1
-SITESWAP = {"nontrivial": True, "distinct": True}
-ROWS = [  # family, size, {level: count}, options
-    ("binairo", "8x8", {"trivial": 12, "easy": 12, "normal": 12, "hard": 14}, {}),
-    ("tango", "6x6", {"trivial": 10, "easy": 10, "normal": 10, "hard": 10, "expert": 10}, {}),
-    ("sudoku", "9x9", {"trivial": 20, "easy": 30}, {}),
-    ("siteswap", "3x4", {"trivial": 13, "easy": 13}, SITESWAP),
-    ("siteswap", "4x4", {"trivial": 12, "easy": 12}, SITESWAP),
-    ("path", "6x6", {"trivial": 12, "easy": 12, "normal": 12, "hard": 14}, {}),
-    ("pairplace", "6x6", {"trivial": 12, "easy": 12}, {}),
-    ("pairplace", "8x8", {"normal": 20}, {}),
-    ("pairplace", "10x10", {"hard": 6}, {}),
-]
+PER_LEVEL = 3  # puzzles per family and level (every K-th of them with GRADER_SAMPLE=K)
+
+
+def smallest_sizes(family: Family) -> dict[str, tuple[int, int]]:
+    """Level -> the smallest size (rows, cols) at which the family reaches it."""
+    found = {}
+    for size, levels in sorted(family.reachable.items(), key=lambda item: item[0][0] * item[0][1]):
+        for level in levels:
+            found.setdefault(level, size)
+    return {level: found[level] for level in family.levels if level in found}
+
+
 plan = [
-    Request(family, parse_size(size), level, count=max(1, count // SCALE), seed=1, options=options)
-    for family, size, counts, options in ROWS
-    for level, count in counts.items()
+    Request(name, size, level, count=len(range(0, PER_LEVEL, SAMPLE)), seed=1)
+    for name, family in families().items()
+    for level, size in smallest_sizes(family).items()
 ]
-BANK = Path(os.environ.get("GRADER_BANK", ROOT / "out" / "notebooks" / "collection.db"))
-BANK.parent.mkdir(parents=True, exist_ok=True)
-filled = run_plan(plan, BANK, workers=2)
+
+
+def made_by(request: Request) -> str:
+    """The id prefix of the puzzles the generator makes for a request (grader/generator.py)."""
+    rows, cols = request.size
+    return f"{request.family}-{rows}x{cols}-{request.level}-s{request.seed}-"
+
+
+def row_puzzles(store: Bank, request: Request) -> list:
+    """The bank's puzzles of a plan row (the first ``count`` by their ids, whatever level they
+    grade at), in the order they were added."""
+    mine = [
+        entry
+        for entry in store.query(family=request.family, order="added")
+        if (entry.id or "").startswith(made_by(request))
+    ]
+    return mine[: request.count]
+
+
+with Bank(BANK) as store:
+    missing = [request for request in plan if len(row_puzzles(store, request)) < request.count]
+print(f"{len(plan) - len(missing)} of {len(plan)} rows full in the bank already")
+started = time.perf_counter()
+filled = run_plan(missing, BANK, workers=2)
 for row in filled.rows:
     print(row.line())
-print(f"{filled.seconds:.1f} s")
+print(f"generation: {time.perf_counter() - started:.1f} s")
 
 # %% [markdown]
 # ## The collections
 #
-# The generated puzzles come out of the bank as puzzle files; each third-party set is turned
-# into puzzle objects of our file format as it is read.
-
+# Each collection is a list of puzzles named after where it came from. The third-party sets
+# are read by the readers the tests and benchmarks use (`tests/shared_sets.py`, or
+# `grader.load` for files in our format), which give each puzzle its family. The Pair Place
+# grids are published solutions without givens: they are graded as they load, as empty grids
+# (many solutions, so `unsolved`).
 
 # %%
-def read_jsonl(path):
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+collections: dict[str, list[Puzzle]] = {}
+files: dict[str, str] = {}  # collection -> the shared file it was read from
+read: dict[str, int] = {}  # collection -> puzzles in it (before sampling)
+published: dict[str, str] = {}  # puzzle id -> the level its source published
+
+
+def add(name: str, items: list[dict], file: str | None = None, sample: int = SAMPLE) -> None:
+    """Keep every sample-th puzzle dict of a collection, built with the collection as origin."""
+    read[name] = len(items)
+    collections[name] = [puzzle_from_dict(data, name, str(data["id"])) for data in items[::sample]]
+    if file is not None:
+        files[name] = file
+
+
+def sudoku_se(path: Path) -> list[dict]:
+    """The SE-rated sudokus: one 81-character puzzle per CSV row (as bench/sudoku_se.py)."""
+    with path.open() as handle:
+        rows = list(csv.DictReader(handle))
+    return [
+        {**entries(row["puzzle"])[0].data, "id": f"se-{number}"}
+        for number, row in enumerate(rows, start=1)
+    ]
+
+
+def loaded(path: Path) -> list[dict]:
+    """The puzzles of a file in our own format (grader.load), as dicts."""
+    return [{**puzzle.data, "id": puzzle.id} for puzzle in load(str(path))]
+
+
+def from_reader(reader: Callable) -> Callable[[Path], list[dict]]:
+    """A reader of tests/shared_sets.py as a reader of puzzle dicts."""
+    return lambda path: [data for _, data in reader(path)]
+
+
+SHARED_SETS = {  # file -> its reader
+    "sudoku_se_dev.csv": sudoku_se,
+    "tango_real.jsonl": from_reader(shared_sets.tango_real),
+    "binairo_external.jsonl": from_reader(shared_sets.binairo_external),
+    "siteswap_examples.json": from_reader(shared_sets.siteswap_examples),
+    "path_puzzles_examples.json": loaded,
+    "pair_place_examples.json": loaded,
+}
 
 
 with Bank(BANK) as store:
-    puzzles = [entry.puzzle for entry in store.query(order="added")]
-print(len(puzzles), "generated")
-published = {}  # puzzle id -> the level its source published
-for path in sorted((ROOT / "examples").glob("*.json")):
-    puzzles.append(str(path))
-if (SHARED / "tango_real.jsonl").exists():
-    for row in read_jsonl(SHARED / "tango_real.jsonl"):
-        puzzles.append(
-            {"family": "tango", "id": row["id"], "grid": row["rows"], "signs": row["constraints"]}
-        )
-if (SHARED / "binairo_external.jsonl").exists():
-    for row in read_jsonl(SHARED / "binairo_external.jsonl"):
-        rules = {"unique_lines": row["unique_rows_rule"]}
-        puzzles.append(
-            {"family": "binairo", "id": row["id"], "grid": row["puzzle"], "rules": rules}
-        )
-        published[row["id"]] = f"{row['source_site']}: {row['level']}"
-print(len(puzzles), "inputs")
+    generated = [
+        {**entry.puzzle, "id": entry.id}
+        for request in plan
+        for entry in row_puzzles(store, request)
+    ]
+add("generated", generated, sample=1)  # sampled in the plan already
+add(
+    "examples",
+    [data for path in sorted((ROOT / "examples").glob("*.json")) for data in loaded(path)],
+)
+unread = []
+if SHARED.is_dir():
+    for path in sorted(p for p in SHARED.iterdir() if p.suffix in (".csv", ".json", ".jsonl")):
+        if path.name in SHARED_SETS:
+            add(path.stem, SHARED_SETS[path.name](path), file=path.name)
+        else:
+            unread.append(path.name)
+    if (SHARED / "binairo_external.jsonl").exists():
+        for row, _ in shared_sets.binairo_external(SHARED / "binairo_external.jsonl"):
+            published[row["id"]] = f"{row['source_site']}: {row['level']}"
+    print("not read (no reader here):", ", ".join(unread) or "none")
+else:
+    print(f"{SHARED} is not here: the generated puzzles and the examples only")
+for name, puzzles in collections.items():
+    print(f"{name:<24} {len(puzzles):>4} of {plural(read[name], 'puzzle')}")
 
 # %% [markdown]
 # ## Grading
 #
-# `grade_many` returns one row per puzzle; two local worker processes share the work.
+# `grade_many` returns one row per puzzle, its `source` the collection; two local worker
+# processes share the work.
 
 # %%
-frame = grade_many(puzzles, workers=2)
-frame[["id", "family", "size", "givens", "solutions", "difficulty", "effort", "level"]].head()
+started = time.perf_counter()
+frame = grade_many([p for puzzles in collections.values() for p in puzzles], workers=2)
+frame = frame.rename(columns={"source": "collection"})
+print(f"grading: {plural(len(frame), 'puzzle')} in {time.perf_counter() - started:.1f} s")
+frame[["collection", "id", "family", "size", "difficulty", "effort", "level"]].head()
 
 # %%
-summary = (
+summary = [
+    {
+        "collection": name,
+        "file": files.get(name),
+        "read": read[name],
+        "kept": len(collections[name]),
+        "graded": int(part["error"].isna().sum()),
+        "errors": int(part["error"].notna().sum()),
+        "families": sorted(str(x) for x in part["family"].dropna().unique()),
+        "levels": {
+            family: {str(k): int(v) for k, v in rows["level"].value_counts().sort_index().items()}
+            for family, rows in part.groupby("family")
+        },
+    }
+    for name in collections
+    for part in [frame[frame["collection"] == name]]
+]
+(FIGURES / "collections.json").write_text(
+    json.dumps({"sample": SAMPLE, "unread": unread, "collections": summary}, indent=1) + "\n"
+)
+display(
+    pd.DataFrame(summary)[["collection", "file", "read", "kept", "graded", "errors", "families"]]
+)
+
+# %%
+by_level = (
     frame.groupby(["family", "level"])
     .agg(
         puzzles=("id", "size"),
@@ -144,7 +263,7 @@ summary = (
     )
     .round(3)
 )
-display(summary)
+display(by_level)
 
 # %% [markdown]
 # ## Difficulty and effort by level, technique usage
@@ -173,8 +292,6 @@ usage[usage["puzzles"] > 0].round(3)
 
 # %%
 if published:
-    from matplotlib.figure import Figure
-
     binairo = frame[frame["id"].isin(published.keys())].copy()
     binairo["published"] = binairo["id"].map(published)
     order = ["trivial", "easy", "normal", "hard", "expert", "extreme", "unsolved"]
