@@ -119,6 +119,11 @@ class Family:
         """A puzzle dict from another format users already have (a game ID...), or None."""
         return None
 
+    def from_layout(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The puzzle dict in the family's own file layout, from a layout of it that other
+        tools write (LinkedIn Tango's ``rows`` and ``constraints``); the default keeps it."""
+        return data
+
     def parse_document(self, data: Any) -> list[tuple[str, dict[str, Any]]] | None:
         """The puzzles of a JSON document in another layout this family knows (a collection
         without ``family`` keys), as (field path, puzzle dict) pairs; None if not one."""

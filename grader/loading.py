@@ -225,7 +225,7 @@ def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
         known = ", ".join(families()) or "none installed"
         raise InputError(origin, "family", f"unknown family {name!r} (known: {known})")
     try:
-        spec = family.schema.model_validate(data)
+        spec = family.schema.model_validate(family.from_layout(data))
         model, givens, solution = family.build(spec)
     except ValidationError as error:
         raise from_validation(origin, error) from None

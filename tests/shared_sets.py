@@ -56,25 +56,9 @@ def siteswap_examples(
     """(entry of the file, puzzle dict) for each shared siteswap puzzle; the rules are named in
     the entry's ``rules`` text. An entry with a solution and no puzzle (Mermelstein's grid) is
     no puzzle: it comes only with ``solved_grids``, as a puzzle whose grid is its solution."""
-    for entry in json.loads(path.read_text())["puzzles"]:
-        if not entry.get("puzzle") and not solved_grids:
-            continue
-        text = entry["rules"]
-        rules: dict = {"throws": entry["throw_range"]}
-        if text.startswith(("complex", "2006")):
-            rules.update(nontrivial=True, distinct=True)
-        elif text.startswith("simple"):
-            rules.update(nontrivial=True)
-        else:
-            rules.update(latin=True, boxes=True)
-        yield (
-            entry,
-            {
-                "family": "siteswap",
-                "id": entry["id"],
-                "size": [entry["rows"], entry["cols"]],
-                "rules": rules,
-                "grid": entry.get("puzzle") or entry["solution"],
-                "solution": entry["solution"],
-            },
-        )
+    from rules.siteswap.file import examples_document
+
+    data = json.loads(path.read_text())
+    entries = {entry["id"]: entry for entry in data["puzzles"]}
+    for puzzle in examples_document(data, solved_grids) or []:
+        yield entries[puzzle["id"]], {k: v for k, v in puzzle.items() if k != "name"}

@@ -187,11 +187,11 @@ REQUESTS: dict[str, tuple[list[str], str]] = {
     "no-command": (["frobnicate"], "frobnicate"),
     "render-bad-step": (["render", TANGO, "--step", "999", "-o", "{tmp}/x.svg"], "step"),
     "render-bad-format": (["render", TANGO, "-o", "{tmp}/x.docx"], "docx"),
-    "generate-output-dir-missing": (
-        ["generate", "tango", "-o", "{tmp}/missing/dir/out.jsonl"],
-        "missing",
+    "generate-output-under-a-file": (
+        ["generate", "tango", "-o", f"{TANGO}/dir/out.jsonl"],
+        "cannot be made",
     ),
-    "batch-output-dir-missing": (["batch", TANGO, "-o", "{tmp}/missing/out.csv"], "missing"),
+    "batch-output-under-a-file": (["batch", TANGO, "-o", f"{TANGO}/out.csv"], "cannot be made"),
     "batch-dask-not-an-address": (
         ["batch", TANGO, "-o", "{tmp}/out.csv", "--dask", "no address"],
         "--dask",

@@ -210,3 +210,25 @@ def test_html_trace_of_a_file_holding_every_family(tmp_path):
     assert result.returncode == 0, result.stderr
     text = page.read_text()
     assert text.count("<svg") >= 6 and "internal error" not in result.stderr
+
+
+def test_family_option_reads_files_that_do_not_name_their_family(tmp_path):
+    export = EXAMPLES / "tango-export.jsonl"
+    refused = run("grade", str(export))
+    assert refused.returncode == 2 and "give --family NAME" in refused.stderr
+    result = run("grade", "--json", "--family", "tango", str(export))
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["family"] == "tango" and report["id"] == "tango-example"
+    assert report["solutions"] == 1 and report["solved"]
+    unknown = run("grade", "--family", "tangoo", str(export))
+    assert unknown.returncode == 2 and "unknown family 'tangoo'" in unknown.stderr
+
+
+def test_a_file_of_many_bad_puzzles_names_twenty_and_counts_the_rest(tmp_path):
+    path = tmp_path / "many.jsonl"
+    path.write_text('{"grid": ["01", "10"]}\n' * 25)
+    result = run("grade", str(path))
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 21
+    assert lines[-1].endswith("... and 5 more puzzles that do not load")

@@ -75,16 +75,25 @@ def test_every_readme_command_runs_as_written(fresh_copy):
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
     env["MPLBACKEND"] = "Agg"
-    for command in readme_commands():
-        words = shlex.split(command, comments=True)
-        expanded = []
-        for word in words:  # the shell's globbing, without a shell
-            matches = sorted(str(p.relative_to(fresh_copy)) for p in fresh_copy.glob(word))
-            expanded.extend(matches if any(ch in word for ch in "*?[") and matches else [word])
-        result = subprocess.run(
-            expanded, cwd=fresh_copy, env=env, capture_output=True, text=True, timeout=300
-        )
-        assert result.returncode == 0, f"{command}\n{result.stderr[-2000:]}"
+    before = set(files_in(fresh_copy))
+    for _ in range(2):  # a user runs the block again: it must not trip over its own outputs
+        for command in readme_commands():
+            words = shlex.split(command, comments=True)
+            expanded = []
+            for word in words:  # the shell's globbing, without a shell
+                matches = sorted(str(p.relative_to(fresh_copy)) for p in fresh_copy.glob(word))
+                expanded.extend(matches if any(ch in word for ch in "*?[") and matches else [word])
+            result = subprocess.run(
+                expanded, cwd=fresh_copy, env=env, capture_output=True, text=True, timeout=300
+            )
+            assert result.returncode == 0, f"{command}\n{result.stderr[-2000:]}"
+    left = sorted(set(files_in(fresh_copy)) - before)
+    assert all(name.startswith("out/") for name in left), left  # /out/ is git-ignored
+
+
+def files_in(folder: Path) -> list[str]:
+    """Every file under ``folder``, relative to it."""
+    return [str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()]
 
 
 @pytest.mark.parametrize("line", readme_puzzles())

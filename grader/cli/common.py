@@ -262,9 +262,15 @@ def note(text: str) -> None:
     err.print(text, markup=False)
 
 
-def input_error(error: InputError, as_json: bool, source: str) -> None:
-    """One line on stderr for a file that cannot be loaded (and a JSON error object)."""
-    err.print(f"error: {error}", markup=False)
+MAX_NAMED = 20
+"""Bad puzzles of one file named on stderr before the rest are counted in one line."""
+
+
+def input_error(error: InputError, as_json: bool, source: str, quiet: bool = False) -> None:
+    """One line on stderr for a file that cannot be loaded (and a JSON error object);
+    ``quiet``: the JSON object only."""
+    if not quiet:
+        err.print(f"error: {error}", markup=False)
     if as_json:
         print(json.dumps({"id": source, "error": str(error)}, ensure_ascii=False), flush=True)
 
@@ -287,17 +293,23 @@ class Sources:
                 input_error(error, self.as_json, source)
                 self.code = EXIT_INPUT
                 continue
+            problems = 0
             for entry in found:
                 try:
                     puzzle = build(entry)
                 except InputError as error:
-                    input_error(error, self.as_json, entry.origin)
+                    problems += 1
+                    if problems <= MAX_NAMED or self.as_json:
+                        input_error(error, self.as_json, entry.origin, quiet=problems > MAX_NAMED)
                     self.code = EXIT_INPUT
                     continue
                 yield puzzle
                 # The engine's plans are caches kept on the model (about 1.2 MB for a 9x9):
                 # drop them once the puzzle is done, so a file of many puzzles stays flat.
                 puzzle.model.memo.clear()
+            if problems > MAX_NAMED:
+                more = problems - MAX_NAMED
+                note(f"error: {source}: ... and {more} more puzzles that do not load")
 
 
 # ---------------------------------------------------------------------------------------------

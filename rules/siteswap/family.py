@@ -29,6 +29,7 @@ from rules.siteswap.file import (
     MAX_SIDE,
     OPEN,
     SiteswapFile,
+    examples_document,
     grid_shape,
     parse_grid,
     throw_range,
@@ -89,6 +90,13 @@ class Siteswap(Family):
         "rules": {"throws": [1, 9], "nontrivial": True, "distinct": True},
         "grid": [".48.", ".8.4", "7..."],
     }
+
+    def parse_document(self, data: Any) -> list[tuple[str, dict[str, Any]]] | None:
+        """The puzzles of a siteswap collection (Probst's and Mermelstein's layout)."""
+        found = examples_document(data)
+        if found is None:
+            return None
+        return [(f"puzzles[{i}]", item) for i, item in enumerate(found)]
 
     def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
         assert isinstance(spec, SiteswapFile)

@@ -4,7 +4,7 @@ read into holes and throws."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -91,3 +91,48 @@ def parse_grid(
                 )
                 values[(r, c)] = value
     return holes, values
+
+
+def rules_of_text(text: str, throws: Sequence[int]) -> dict[str, Any]:
+    """The options a collection entry's rules sentence names: Probst's "complex" puzzles (and
+    the 2006 blog's) are nontrivial and distinct, his "simple" ones nontrivial, the rest
+    (Mermelstein's) latin with boxes."""
+    rules: dict[str, Any] = {"throws": list(throws)}
+    if text.startswith(("complex", "2006")):
+        rules.update(nontrivial=True, distinct=True)
+    elif text.startswith("simple"):
+        rules.update(nontrivial=True)
+    else:
+        rules.update(latin=True, boxes=True)
+    return rules
+
+
+def examples_document(data: Any, solved_grids: bool = False) -> list[dict[str, Any]] | None:
+    """The puzzles of a siteswap collection (``{"system": "siteswap_grid", "puzzles": [...]}``,
+    each entry with ``rows``, ``cols``, ``throw_range``, a ``rules`` sentence, ``puzzle`` and
+    ``solution``) as puzzle dicts; None for anything else. An entry with a solution and no
+    puzzle is no puzzle: it comes only with ``solved_grids``, its grid the solution."""
+    if not isinstance(data, dict) or data.get("system") != "siteswap_grid":
+        return None
+    entries = data.get("puzzles")
+    if not isinstance(entries, list):
+        return None
+    out = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            out.append(entry)  # the loader names what is wrong with it
+            continue
+        if not entry.get("puzzle") and not solved_grids:
+            continue
+        puzzle = {
+            "family": "siteswap",
+            "id": entry.get("id"),
+            "size": [entry.get("rows"), entry.get("cols")],
+            "rules": rules_of_text(str(entry.get("rules", "")), entry.get("throw_range", (1, 9))),
+            "grid": entry.get("puzzle") or entry.get("solution"),
+            "solution": entry.get("solution"),
+        }
+        if entry.get("name"):
+            puzzle["name"] = entry["name"]
+        out.append(puzzle)
+    return out

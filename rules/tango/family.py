@@ -17,7 +17,7 @@ from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.schema import grid_size, parse_cells, solution_values
-from rules.tango.file import TANGO_SYMBOLS, TangoFile, check_signs
+from rules.tango.file import TANGO_SYMBOLS, TangoFile, check_signs, from_export
 from rules.tango.model import tango_model
 from rules.tango.techniques import tango_table
 
@@ -67,6 +67,10 @@ class Tango(Family):
 
     def with_hints(self, model: Model, hints: Sequence[Any]) -> Model:
         return tango_model(model.rows, model.cols, [None] * (model.rows * model.cols), hints)[0]
+
+    def from_layout(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The LinkedIn Tango export's layout (``rows``, ``constraints``) read as a file."""
+        return from_export(data)
 
     def canonical_key(self, model: Model, state: State) -> str:
         return binary_key(model, state, model.options.get("signs", []))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -23,6 +23,30 @@ class TangoFile(PuzzleFileBase):
         "count from 0 (explanations say r1c1 for [0, 0])",
     )
     solution: list[str] | None = None
+
+
+EXPORT_FIELDS = {"rows": "grid", "constraints": "signs"}
+"""The LinkedIn Tango export's names for the file's fields (``rules/tango`` reads both)."""
+
+
+def from_export(data: dict[str, Any]) -> dict[str, Any]:
+    """A Tango in the export layout (``rows``, ``constraints``, ``size`` as one number, and
+    fields of its own such as ``linkedin_number``) as a Tango file; the fields the file does
+    not know go to ``meta``. Any other dict is returned as it is."""
+    if "grid" in data or "rows" not in data:
+        return data
+    known = set(TangoFile.model_fields)
+    out: dict[str, Any] = {}
+    meta = dict(data.get("meta") or {})
+    for key, value in data.items():
+        key = EXPORT_FIELDS.get(key, key)
+        if key in known and key != "meta":
+            out[key] = value
+        else:
+            meta[key] = value
+    if meta:
+        out["meta"] = meta
+    return out
 
 
 def check_signs(signs: list[Sign], rows: int, cols: int) -> list[Sign]:
