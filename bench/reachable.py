@@ -5,7 +5,9 @@ family's ``reachable`` and ``out_of_reach`` tables (``Family.reach``).
     python bench/reachable.py --family tango --attempts 100 --timeout 60
 
 A cell is ``yes`` when a puzzle was made, ``no`` when every one of ``--attempts`` tries failed
-(the evidence for refusing the level), ``?`` when the time limit came first (no claim). The
+(the evidence for refusing the level), ``?`` when the time limit came first (no claim), and
+``proven`` when the family proves that no puzzle of the size can leave a cell blank
+(:meth:`Family.never_blank`; nothing is tried, and the family refuses every level). The
 last lines print each family's tables as they would be declared. Figures are CPU seconds; the
 time limit is wall-clock, so a busy machine leaves more cells at ``?``.
 """
@@ -22,7 +24,7 @@ SIZES: dict[str, list[tuple[int, int]]] = {
     "binairo": [(6, 6), (8, 8), (10, 10), (14, 14)],
     "tango": [(6, 6)],
     "sudoku": [(4, 4), (6, 6), (9, 9)],
-    "siteswap": [(3, 4), (4, 4)],
+    "siteswap": [(3, 4), (4, 3), (3, 3), (4, 4)],
     "path": [(5, 5), (6, 6), (8, 8)],
     "pairplace": [(6, 6), (8, 8), (10, 10)],
 }
@@ -30,7 +32,10 @@ SIZES: dict[str, list[tuple[int, int]]] = {
 
 
 def cell(family: str, size: tuple[int, int], level: str, attempts: int, timeout: float) -> str:
-    """``yes``, ``no`` or ``?`` for one family, size and level, with attempts and CPU s."""
+    """``yes``, ``no``, ``?`` or ``proven`` for one family, size and level, with attempts and
+    CPU s."""
+    if families()[family].never_blank(size, {}) is not None:
+        return "proven (no cell can be blank)"
     request = Request(
         family,
         size,
@@ -73,6 +78,7 @@ def main() -> None:
                 result = cell(name, size, level, args.attempts, args.timeout)
                 print(f"{name:<10} {size[0]}x{size[1]:<4} {level:<8} {result}", flush=True)
                 table = {"yes": "reachable", "no": "out_of_reach"}.get(result.split()[0])
+                # proven cells need no table: Family.reach refuses them from the proof
                 if table is not None:
                     tables.setdefault(name, {}).setdefault(table, {}).setdefault(size, [])
                     tables[name][table][size].append(level)

@@ -5,7 +5,8 @@ insertion*: from the empty grid, propagate with the techniques allowed at the le
 stuck, reveal one random undetermined cell of the solution (or one of the family's other hints,
 such as a Tango sign) and go on from the current state until solved; *reduction*: try removing
 each hint in random order, keeping a removal while the techniques still solve the puzzle;
-*level floor*: the techniques of the level below must not solve it (else try again). The
+*level floor*: the techniques of the level below must not solve it (else try again). A
+puzzle leaves at least one cell blank: an attempt whose every cell ends given fails. The
 classic mode replaces deducibility by uniqueness, checked by the incremental SAT search. A
 batch never holds two puzzles with the same canonical key. Every random choice follows the seed.
 """
@@ -172,11 +173,20 @@ class Generator:
         self.family = family
         self.template = family.empty_model(request.size, request.options)
         self.target = family.generation_target(self.template, request.level, request.costs)
-        if request.refuse_unreachable and request.mode == "deducible":
-            self._check_reach()
+        if request.refuse_unreachable:
+            self._check_blank()
+            if request.mode == "deducible":
+                self._check_reach()
         self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
         self.attempts = 0
         self.gave_up: str | None = None
+
+    def _check_blank(self) -> None:
+        """Refuse, in every mode, a size where no puzzle can leave a cell blank (proven by the
+        family: :meth:`Family.never_blank`)."""
+        reason = self.family.never_blank(self.request.size, self.request.options)
+        if reason is not None:
+            raise UsageError(f"size: {reason}; no puzzle exists at any level")
 
     def _check_reach(self) -> None:
         """Refuse a level the family says is out of reach at this size, or a band above any
@@ -271,6 +281,8 @@ class Generator:
         if self.request.reduce:
             hints.reduce()
         model, givens = hints.model, hints.givens
+        if all(is_single(mask) for mask in givens):
+            return None  # nothing left blank: not a puzzle
         start = family.start_state(model, givens)  # where a solver of the file starts
         if self._below_solves(model, start, solution):
             return None  # too easy: checked first, as it needs no record of the steps
