@@ -171,7 +171,7 @@ class Generator:
             raise UsageError(f"family: unknown family {request.family!r} (known: {known})")
         self.request = request
         self.family = family
-        self.template = family.empty_model(request.size, request.options)
+        self.template = empty_model(family, request.size, request.options)
         self.target = family.generation_target(self.template, request.level, request.costs)
         if request.refuse_unreachable:
             self._check_blank()
@@ -600,6 +600,29 @@ class UniqueHints(Hints):
                 return False
             var = self.rng.choice(differs)
             self.givens[var] = 1 << self.solution[var]
+
+
+def empty_model(family: Family, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
+    """The family's empty model; an option its schema refuses is one :class:`FieldProblem`
+    naming the option, its value and the problem (never a pydantic report)."""
+    from pydantic import ValidationError
+
+    from grader.errors import from_validation
+
+    try:
+        return family.empty_model(size, options)
+    except ValidationError as error:
+        found = from_validation("", error)
+        parts = found.field.split(".")
+        named = [i for i, part in enumerate(parts) if part.split("[")[0] in options]
+        if not named:
+            raise FieldProblem(found.field or "rules", found.problem) from None
+        name = parts[named[0]].split("[")[0]
+        field_name = ".".join([*parts[: named[0]], name])
+        problem = found.problem
+        if found.field != field_name and name in family.options:
+            problem = f"expected {family.options[name]}"  # inside the value: say what fits
+        raise FieldProblem(field_name, f"{options[name]!r} is not valid: {problem}") from None
 
 
 def packed_state(family: Family, state: State) -> State:

@@ -167,7 +167,8 @@ class PairPlace(Family):
                 f"unknown option {sorted(unknown)[0]!r} (known: header, edges, graph)",
             )
         rows, n = size
-        header = str(options.get("header") or LETTERS[:n])
+        header = options.get("header") or LETTERS[:n]
+        require(isinstance(header, str), "header", f"must be letters, not {header!r}")
         require(len(header) == n, "header", f"has {len(header)} letters, expected {n}")
         edges = options.get("edges")
         graph = options.get("graph", "complete")

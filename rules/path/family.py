@@ -56,6 +56,7 @@ class PathPuzzles(Family):
     title = "Path Puzzles"
     default_size = (6, 6)
     schema = PathFile
+    options = {"decoys": "generate: how many doors the path does not use, 0-8"}  # noqa: RUF012
     cell_hints = False
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (5, 5): ("trivial", "easy", "normal", "hard", "expert", "extreme"),

@@ -222,7 +222,9 @@ class Siteswap(Family):
         rows, cols = size
         require(max(rows, cols) <= MAX_SIDE, "size", f"{rows}x{cols} is larger than {MAX_SIDE}")
         holes = set()
-        for item in options.get("holes", []) or []:
+        listed = options.get("holes", []) or []
+        require(isinstance(listed, list | tuple), "rules.holes", "must be [[row, col], ...]")
+        for item in listed:
             require(
                 isinstance(item, list | tuple) and len(item) == 2,
                 "rules.holes",
@@ -231,7 +233,9 @@ class Siteswap(Family):
             r, c = int(item[0]), int(item[1])
             require(0 <= r < rows and 0 <= c < cols, "rules.holes", f"({r}, {c}) is outside")
             holes.add((r, c))
-        rules = {k: options[k] for k in RULE_KEYS if k in options}
+        given = {k: options[k] for k in RULE_KEYS if k in options}
+        spec = {"family": "siteswap", "grid": [OPEN], "rules": given}
+        rules = SiteswapFile.model_validate(spec).rules.model_dump()  # checked as in a file
         model = siteswap_model(rows, cols, holes, rules)
         for key in ("min_distinct_boxes", "min_distinct_runs", "solution_tries"):
             if key in options:
