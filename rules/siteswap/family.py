@@ -108,11 +108,12 @@ class Siteswap(Family):
         "solution_tries": "generate: random grids tried per puzzle for the minimums",
     }
     schema = SiteswapFile
-    reachable = {(3, 4): ("trivial",), (4, 4): ("trivial",)}  # noqa: RUF012
-    """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too."""
+    reachable = {(3, 4): ("trivial",), (4, 3): ("trivial",)}  # noqa: RUF012
+    """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too.
+    3x3 and 4x4 reach nothing, proven (:meth:`never_blank`): no cell can be left blank."""
     out_of_reach = {  # noqa: RUF012  (no puzzle in 100 tries)
         (3, 4): ("easy", "normal", "hard", "expert"),
-        (4, 4): ("easy", "normal", "hard", "expert"),
+        (4, 3): ("easy", "normal", "hard", "expert"),
     }
     example = {  # noqa: RUF012
         "family": "siteswap",
