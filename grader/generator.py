@@ -32,15 +32,17 @@ from grader.registry import families
 from grader.technique import Technique
 
 MODES = ("deducible", "unique")
+ANY_LEVEL = "any"
+"""What a classic-mode request without a level asks for (no level filter)."""
 
 
 @dataclass(frozen=True)
 class Request:
-    """What to generate. ``size`` is (rows, cols)."""
+    """What to generate. ``size`` is (rows, cols); ``level`` None (classic mode only): any."""
 
     family: str
     size: tuple[int, int]
-    level: str
+    level: str | None
     count: int = 1
     seed: int = 0
     mode: str = "deducible"
@@ -124,10 +126,11 @@ class Selection:
         found = outcome.puzzle
         if found is None:
             self.timed_out = outcome.timed_out
+            what = f"{request.level} puzzle" if request.level else "puzzle"
             self.gave_up = (
                 f"the time limit of {request.timeout} s was reached"
                 if outcome.timed_out
-                else f"no {request.level} puzzle found in {request.max_attempts} attempts "
+                else f"no {what} found in {request.max_attempts} attempts "
                 "(the level may be out of reach at this size)"
             )
             return None
@@ -172,7 +175,12 @@ class Generator:
         self.request = request
         self.family = family
         self.template = empty_model(family, request.size, request.options)
-        self.target = family.generation_target(self.template, request.level, request.costs)
+        if request.level is not None:
+            self.target = family.generation_target(self.template, request.level, request.costs)
+        elif request.mode == "unique":
+            self.target = Target([], None)  # any level: no floor, no band
+        else:
+            raise UsageError("level: missing (any level is for --mode unique only)")
         if request.refuse_unreachable:
             self._check_blank()
             if request.mode == "deducible":
@@ -252,10 +260,15 @@ class Generator:
                 continue
             candidate.attempts = attempt + 1
             candidate.seconds = time.monotonic() - started
-            name = f"{self.family.name}-{self._size_text()}-{request.level}"
+            name = f"{self.family.name}-{self._size_text()}-{self.asked_level}"
             candidate.data["id"] = f"{name}-s{request.seed}-{index + 1}"
             return Outcome(index, candidate, attempt + 1)
         return Outcome(index, None, request.max_attempts, timed_out=self._out_of_time())
+
+    @property
+    def asked_level(self) -> str:
+        """The level asked for: a level, a band, or ``any`` (classic mode without a level)."""
+        return self.request.level or ANY_LEVEL
 
     def _size_text(self) -> str:
         rows, cols = self.request.size
@@ -297,7 +310,7 @@ class Generator:
         elif self.request.level in self.family.levels:
             level = self.request.level
         else:  # a band of a numeric scale: the level its hardest step falls in
-            level = self.family.level_of_cost(run.hardest) or self.request.level
+            level = self.family.level_of_cost(run.hardest) or self.asked_level
         return self._result(model, givens, solution, run, level)
 
     def _engine(self, model: Model, techniques: Sequence[Technique], solution: list[int]) -> Engine:
@@ -366,6 +379,8 @@ class Generator:
             "seed": self.request.seed,
             "generator": f"grader {__version__}",
         }
+        if self.request.mode == "unique" or level != self.asked_level:
+            data["meta"]["asked_level"] = self.asked_level  # what was asked, beside what came
         return Generated(
             data=data,
             model=model,

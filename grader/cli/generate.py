@@ -37,9 +37,14 @@ def grader_generate(
             metavar="ROWSxCOLS",
         ),
     ] = None,
-    level: Annotated[str, typer.Option("--level", help="A level name (or a family's band).")] = (
-        "normal"
-    ),
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level",
+            help="A level name (or a family's band); default normal, and with --mode unique "
+            "any level (no filter).",
+        ),
+    ] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="How many puzzles.", min=1)] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
     output: Annotated[
@@ -124,6 +129,8 @@ def grader_generate(
     if output is not None:
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
+    if level is None and mode != "unique":
+        level = "normal"
     if size is None:
         known = get_family(family)
         rows, cols = known.default_size if known is not None else (6, 6)
@@ -150,7 +157,9 @@ def grader_generate(
             output=output,
             bank=bank,
             emit=(lambda line: print(line, flush=True)) if output is None else None,
-            progress=_Progress(progress and count > 1, f"{family} {size} {level}", count),
+            progress=_Progress(
+                progress and count > 1, f"{family} {size} {level or 'any level'}", count
+            ),
         )
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
