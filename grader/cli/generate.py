@@ -117,7 +117,7 @@ def grader_generate(
     from grader.bank import parse_size
     from grader.costs import load_costs
     from grader.generator import Request, parse_rules
-    from grader.output import check_new
+    from grader.output import check_new, write_atomic
     from grader.parallel import generate_run
     from grader.registry import get_family
 
@@ -163,6 +163,9 @@ def grader_generate(
         )
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
+    if output is not None and not result.lines:
+        write_atomic(output, "")  # the output is this run's, also when it made nothing
+        err.print(f"{output}: written empty (no puzzle was made)", markup=False)
     if result.banked is not None:
         added, known = result.banked
         err.print(f"bank {bank}: {added} added, {known} already there", markup=False)
