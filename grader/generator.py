@@ -367,6 +367,8 @@ class Generator:
     ) -> Generated:
         family = self.family
         data = family.to_data(model, givens)
+        if "size" in family.schema.model_fields:
+            data["size"] = [model.rows, model.cols]  # always ROWSxCOLS in generated files
         if "solution" in family.schema.model_fields:
             data["solution"] = family.format_grid(model, [1 << v for v in solution])
         difficulty = run.hardest

@@ -124,7 +124,7 @@ class Sudoku(Family):
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         return {
             "family": "sudoku",
-            "size": model.rows,
+            "size": [model.rows, model.cols],
             "box": list(model.options["box"]),
             "grid": self.format_grid(model, state),
         }
