@@ -99,6 +99,13 @@ class Family:
         """How ``grader families`` and messages write a size (``ROWSxCOLS``)."""
         return f"{size[0]}x{size[1]}"
 
+    def normal_size(self, size: tuple[int, int], options: Mapping[str, Any]) -> tuple[int, int]:
+        """The (rows, cols) of the model a requested size and options give: the size the bank,
+        ids and files use, whatever ``--size`` said. The default is the size itself; a family
+        whose ``--size N`` names another shape overrides it (pair place: ``6`` is K6, 5 rows
+        of 6 letters). Raises :class:`FieldProblem` for a size the family cannot make."""
+        return size[0], size[1]
+
     # -- files -------------------------------------------------------------------------------
 
     def parse_text(self, text: str) -> dict[str, Any] | None:

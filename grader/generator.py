@@ -17,7 +17,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -175,6 +175,9 @@ class Generator:
         self.request = request
         self.family = family
         self.template = empty_model(family, request.size, request.options)
+        size = family.normal_size(request.size, request.options)
+        if size != tuple(request.size):  # the size as the model has it (pair place 6 is 5x6)
+            request = self.request = replace(request, size=size)
         if request.level is not None:
             self.target = family.generation_target(self.template, request.level, request.costs)
         elif request.mode == "unique":
@@ -200,7 +203,7 @@ class Generator:
         """Refuse a level the family says is out of reach at this size, or a band above any
         rating its steps can have."""
         request, family = self.request, self.family
-        where = f"{family.name} {self._size_text()}"
+        where = f"{family.name} {family.size_text(request.size)}"
         if request.options:
             where += " with these options"
         reached, beyond = family.reach(request.size, request.options)
@@ -260,10 +263,15 @@ class Generator:
                 continue
             candidate.attempts = attempt + 1
             candidate.seconds = time.monotonic() - started
-            name = f"{self.family.name}-{self._size_text()}-{self.asked_level}"
-            candidate.data["id"] = f"{name}-s{request.seed}-{index + 1}"
+            candidate.data["id"] = f"{self.id_prefix()}{index + 1}"
             return Outcome(index, candidate, attempt + 1)
         return Outcome(index, None, request.max_attempts, timed_out=self._out_of_time())
+
+    def id_prefix(self) -> str:
+        """What every puzzle id of this request starts with: ``{family}-{rows}x{cols}-{level}-
+        s{seed}-``, then the puzzle's index + 1."""
+        request = self.request
+        return f"{self.family.name}-{self._size_text()}-{self.asked_level}-s{request.seed}-"
 
     @property
     def asked_level(self) -> str:

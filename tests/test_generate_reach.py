@@ -75,6 +75,7 @@ def test_the_tables_name_known_levels_and_never_both_ways():
         for table in (family.reachable, family.out_of_reach):
             for size, levels in table.items():
                 assert len(size) == 2 and set(levels) <= set(family.levels), family.name
+                assert family.normal_size(size, {}) == size, family.name  # keyed as reached
         for size, beyond in family.out_of_reach.items():
             assert not set(beyond) & set(family.reachable.get(size, ())), family.name
 
