@@ -321,6 +321,21 @@ class Generator:
             level = self.family.level_of_cost(run.hardest) or self.asked_level
         return self._result(model, givens, solution, run, level)
 
+    def insertion_techniques(self) -> list[Technique]:
+        """The techniques hint insertion propagates with: the level's, except at the family's
+        top level, where they are the level below's and reduction alone uses the level's
+        (it removes every hint they can do without, so the puzzle is as hard for them as
+        before). There every stuck insertion state cost a failing pass of the top technique,
+        depth-2 lookahead: path 6x6 extreme spent about 2.3 of its 2.5 CPU s per attempt
+        inserting, and most attempts fail the floor (``bench/reachable.py``: the same
+        attempts succeed both ways at seeds 0-3, each about 6 times cheaper). Without
+        reduction the inserted puzzle is kept as it is, so insertion keeps the level's."""
+        request, below = self.request, self.target.below
+        top = request.level == self.family.levels[-1]
+        if top and below is not None and request.reduce and request.mode == "deducible":
+            return below
+        return self.target.cap
+
     def _engine(self, model: Model, techniques: Sequence[Technique], solution: list[int]) -> Engine:
         """An engine for the puzzle being built. Its solution is known, so lookahead need not
         try the solution's values where the solution still fits the state (at the top level
@@ -477,9 +492,10 @@ class Hints:
 class DeducibleHints(Hints):
     """Hint insertion and reduction under the level's techniques."""
 
-    def engine(self) -> Engine:
-        """An engine with the level's techniques over the current model."""
-        return self.gen._engine(self.model, self.gen.target.cap, self.solution)
+    def engine(self, techniques: Sequence[Technique] | None = None) -> Engine:
+        """An engine with the level's techniques (or ``techniques``) over the current model."""
+        chosen = self.gen.target.cap if techniques is None else techniques
+        return self.gen._engine(self.model, chosen, self.solution)
 
     def holds(self) -> bool:
         return self.engine().settle(self.givens).solved
@@ -549,7 +565,8 @@ class DeducibleHints(Hints):
         return engine.settle(state, changed=cells, until=segment, open_count=open_count)
 
     def insert(self) -> bool:
-        engine = self.engine()
+        inserting = self.gen.insertion_techniques()
+        engine = self.engine(inserting)
         run = engine.settle(packed_state(self.family, self.givens))
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
@@ -558,7 +575,7 @@ class DeducibleHints(Hints):
             if self._use_extra():
                 extra = self._random_extra()
                 self._set_extras([*self.chosen, extra])
-                engine = self.engine()
+                engine = self.engine(inserting)
                 run = engine.settle(state)
                 continue
             if not self.family.cell_hints:
