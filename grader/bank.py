@@ -190,6 +190,36 @@ def parse_size(text: str) -> tuple[int, int]:
     return numbers[0], numbers[1]
 
 
+def size_condition(size: str | tuple[int, int], family: str | None) -> tuple[str, list[Any]]:
+    """The SQL condition of a size filter, and its arguments. Each family's puzzles are matched
+    at the size its model has for the one asked (:meth:`Family.normal_size`: pair place's
+    ``6`` is K6, 5 rows of 6 letters), so ``--size 6`` and ``--size 5x6`` find the same pair
+    place puzzles; a size a family cannot make is matched as written."""
+    from grader.registry import families
+
+    asked = parse_size(size) if isinstance(size, str) else (size[0], size[1])
+    known = families()
+    shapes: dict[str, tuple[int, int]] = {}
+    for name in [family] if family else sorted(known):
+        found = known.get(name)
+        try:
+            shape = asked if found is None else found.normal_size(asked, {})
+        except ValueError:  # not a size of this family
+            continue
+        if shape != asked:
+            shapes[name] = shape
+    if not shapes:
+        return "rows = ? AND cols = ?", [*asked]
+    terms, args = [], []
+    if family is None:
+        terms.append(f"(family NOT IN ({', '.join('?' * len(shapes))}) AND rows = ? AND cols = ?)")
+        args += [*shapes, *asked]
+    for name, (rows, cols) in shapes.items():
+        terms.append("(family = ? AND rows = ? AND cols = ?)")
+        args += [name, rows, cols]
+    return f"({' OR '.join(terms)})", args
+
+
 def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
@@ -291,9 +321,9 @@ class Bank:
             where.append("family = ?")
             args.append(family)
         if size:
-            rows, cols = parse_size(size) if isinstance(size, str) else size
-            where.append("rows = ? AND cols = ?")
-            args += [rows, cols]
+            condition, values = size_condition(size, family)
+            where.append(condition)
+            args += values
         if level:
             levels = [level] if isinstance(level, str) else list(level)
             where.append(f"level IN ({', '.join('?' * len(levels))})")

@@ -113,6 +113,13 @@ class Family:
         """How ``grader families`` and messages write a size (``ROWSxCOLS``)."""
         return f"{size[0]}x{size[1]}"
 
+    def normal_size(self, size: tuple[int, int], options: Mapping[str, Any]) -> tuple[int, int]:
+        """The (rows, cols) of the model a requested size and options give: the size the bank,
+        ids and files use, whatever ``--size`` said. The default is the size itself; a family
+        whose ``--size N`` names another shape overrides it (pair place: ``6`` is K6, 5 rows
+        of 6 letters). Raises :class:`FieldProblem` for a size the family cannot make."""
+        return size[0], size[1]
+
     # -- files -------------------------------------------------------------------------------
 
     def parse_text(self, text: str) -> dict[str, Any] | None:
@@ -218,12 +225,21 @@ class Family:
     def reach(
         self, size: tuple[int, int], options: Mapping[str, Any]
     ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(levels reached, levels out of reach) at this size and options; the defaults make
-        claims for the default options only."""
+        """(levels reached, levels out of reach) at this size and options: none reached and
+        every level out of reach when :meth:`never_blank` proves that no puzzle exists; else
+        the tables, which make claims for the default options only."""
+        if self.never_blank(size, options) is not None:
+            return (), self.levels
         if options:
             return (), ()
         key = (size[0], size[1])
         return self.reachable.get(key, ()), self.out_of_reach.get(key, ())
+
+    def never_blank(self, size: tuple[int, int], options: Mapping[str, Any]) -> str | None:
+        """Why no puzzle of this size and options can leave a cell blank, when that is proven
+        (then no puzzle exists, at any level and in any mode); None when no proof is known.
+        The default knows none."""
+        return None
 
     def reachable_difficulty(
         self, size: tuple[int, int], options: Mapping[str, Any], costs: Any = None

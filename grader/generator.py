@@ -5,7 +5,8 @@ insertion*: from the empty grid, propagate with the techniques allowed at the le
 stuck, reveal one random undetermined cell of the solution (or one of the family's other hints,
 such as a Tango sign) and go on from the current state until solved; *reduction*: try removing
 each hint in random order, keeping a removal while the techniques still solve the puzzle;
-*level floor*: the techniques of the level below must not solve it (else try again). The
+*level floor*: the techniques of the level below must not solve it (else try again). A
+puzzle leaves at least one cell blank: an attempt whose every cell ends given fails. The
 classic mode replaces deducibility by uniqueness, checked by the incremental SAT search. A
 batch never holds two puzzles with the same canonical key. Every random choice follows the seed.
 """
@@ -16,7 +17,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -31,15 +32,17 @@ from grader.registry import families
 from grader.technique import Technique
 
 MODES = ("deducible", "unique")
+ANY_LEVEL = "any"
+"""What a classic-mode request without a level asks for (no level filter)."""
 
 
 @dataclass(frozen=True)
 class Request:
-    """What to generate. ``size`` is (rows, cols)."""
+    """What to generate. ``size`` is (rows, cols); ``level`` None (classic mode only): any."""
 
     family: str
     size: tuple[int, int]
-    level: str
+    level: str | None
     count: int = 1
     seed: int = 0
     mode: str = "deducible"
@@ -123,10 +126,11 @@ class Selection:
         found = outcome.puzzle
         if found is None:
             self.timed_out = outcome.timed_out
+            what = f"{request.level} puzzle" if request.level else "puzzle"
             self.gave_up = (
                 f"the time limit of {request.timeout} s was reached"
                 if outcome.timed_out
-                else f"no {request.level} puzzle found in {request.max_attempts} attempts "
+                else f"no {what} found in {request.max_attempts} attempts "
                 "(the level may be out of reach at this size)"
             )
             return None
@@ -170,19 +174,36 @@ class Generator:
             raise UsageError(f"family: unknown family {request.family!r} (known: {known})")
         self.request = request
         self.family = family
-        self.template = family.empty_model(request.size, request.options)
-        self.target = family.generation_target(self.template, request.level, request.costs)
-        if request.refuse_unreachable and request.mode == "deducible":
-            self._check_reach()
+        self.template = empty_model(family, request.size, request.options)
+        size = family.normal_size(request.size, request.options)
+        if size != tuple(request.size):  # the size as the model has it (pair place 6 is 5x6)
+            request = self.request = replace(request, size=size)
+        if request.level is not None:
+            self.target = family.generation_target(self.template, request.level, request.costs)
+        elif request.mode == "unique":
+            self.target = Target([], None)  # any level: no floor, no band
+        else:
+            raise UsageError("level: missing (any level is for --mode unique only)")
+        if request.refuse_unreachable:
+            self._check_blank()
+            if request.mode == "deducible":
+                self._check_reach()
         self.deadline = None if request.timeout is None else time.monotonic() + request.timeout
         self.attempts = 0
         self.gave_up: str | None = None
+
+    def _check_blank(self) -> None:
+        """Refuse, in every mode, a size where no puzzle can leave a cell blank (proven by the
+        family: :meth:`Family.never_blank`)."""
+        reason = self.family.never_blank(self.request.size, self.request.options)
+        if reason is not None:
+            raise UsageError(f"size: {reason}; no puzzle exists at any level")
 
     def _check_reach(self) -> None:
         """Refuse a level the family says is out of reach at this size, or a band above any
         rating its steps can have."""
         request, family = self.request, self.family
-        where = f"{family.name} {self._size_text()}"
+        where = f"{family.name} {family.size_text(request.size)}"
         if request.options:
             where += " with these options"
         reached, beyond = family.reach(request.size, request.options)
@@ -242,10 +263,20 @@ class Generator:
                 continue
             candidate.attempts = attempt + 1
             candidate.seconds = time.monotonic() - started
-            name = f"{self.family.name}-{self._size_text()}-{request.level}"
-            candidate.data["id"] = f"{name}-s{request.seed}-{index + 1}"
+            candidate.data["id"] = f"{self.id_prefix()}{index + 1}"
             return Outcome(index, candidate, attempt + 1)
         return Outcome(index, None, request.max_attempts, timed_out=self._out_of_time())
+
+    def id_prefix(self) -> str:
+        """What every puzzle id of this request starts with: ``{family}-{rows}x{cols}-{level}-
+        s{seed}-``, then the puzzle's index + 1."""
+        request = self.request
+        return f"{self.family.name}-{self._size_text()}-{self.asked_level}-s{request.seed}-"
+
+    @property
+    def asked_level(self) -> str:
+        """The level asked for: a level, a band, or ``any`` (classic mode without a level)."""
+        return self.request.level or ANY_LEVEL
 
     def _size_text(self) -> str:
         rows, cols = self.request.size
@@ -271,6 +302,8 @@ class Generator:
         if self.request.reduce:
             hints.reduce()
         model, givens = hints.model, hints.givens
+        if all(is_single(mask) for mask in givens):
+            return None  # nothing left blank: not a puzzle
         start = family.start_state(model, givens)  # where a solver of the file starts
         if self._below_solves(model, start, solution):
             return None  # too easy: checked first, as it needs no record of the steps
@@ -285,8 +318,23 @@ class Generator:
         elif self.request.level in self.family.levels:
             level = self.request.level
         else:  # a band of a numeric scale: the level its hardest step falls in
-            level = self.family.level_of_cost(run.hardest) or self.request.level
+            level = self.family.level_of_cost(run.hardest) or self.asked_level
         return self._result(model, givens, solution, run, level)
+
+    def insertion_techniques(self) -> list[Technique]:
+        """The techniques hint insertion propagates with: the level's, except at the family's
+        top level, where they are the level below's and reduction alone uses the level's
+        (it removes every hint they can do without, so the puzzle is as hard for them as
+        before). There every stuck insertion state cost a failing pass of the top technique,
+        depth-2 lookahead: path 6x6 extreme spent about 2.3 of its 2.5 CPU s per attempt
+        inserting, and most attempts fail the floor (``bench/reachable.py``: the same
+        attempts succeed both ways at seeds 0-3, each about 6 times cheaper). Without
+        reduction the inserted puzzle is kept as it is, so insertion keeps the level's."""
+        request, below = self.request, self.target.below
+        top = request.level == self.family.levels[-1]
+        if top and below is not None and request.reduce and request.mode == "deducible":
+            return below
+        return self.target.cap
 
     def _engine(self, model: Model, techniques: Sequence[Technique], solution: list[int]) -> Engine:
         """An engine for the puzzle being built. Its solution is known, so lookahead need not
@@ -342,6 +390,8 @@ class Generator:
     ) -> Generated:
         family = self.family
         data = family.to_data(model, givens)
+        if "size" in family.schema.model_fields:
+            data["size"] = [model.rows, model.cols]  # always ROWSxCOLS in generated files
         if "solution" in family.schema.model_fields:
             data["solution"] = family.format_grid(model, [1 << v for v in solution])
         difficulty = run.hardest
@@ -354,6 +404,8 @@ class Generator:
             "seed": self.request.seed,
             "generator": f"grader {__version__}",
         }
+        if self.request.mode == "unique" or level != self.asked_level:
+            data["meta"]["asked_level"] = self.asked_level  # what was asked, beside what came
         return Generated(
             data=data,
             model=model,
@@ -440,9 +492,10 @@ class Hints:
 class DeducibleHints(Hints):
     """Hint insertion and reduction under the level's techniques."""
 
-    def engine(self) -> Engine:
-        """An engine with the level's techniques over the current model."""
-        return self.gen._engine(self.model, self.gen.target.cap, self.solution)
+    def engine(self, techniques: Sequence[Technique] | None = None) -> Engine:
+        """An engine with the level's techniques (or ``techniques``) over the current model."""
+        chosen = self.gen.target.cap if techniques is None else techniques
+        return self.gen._engine(self.model, chosen, self.solution)
 
     def holds(self) -> bool:
         return self.engine().settle(self.givens).solved
@@ -512,7 +565,8 @@ class DeducibleHints(Hints):
         return engine.settle(state, changed=cells, until=segment, open_count=open_count)
 
     def insert(self) -> bool:
-        engine = self.engine()
+        inserting = self.gen.insertion_techniques()
+        engine = self.engine(inserting)
         run = engine.settle(packed_state(self.family, self.givens))
         while not run.solved:
             if run.status in ("contradiction", "timeout"):
@@ -521,7 +575,7 @@ class DeducibleHints(Hints):
             if self._use_extra():
                 extra = self._random_extra()
                 self._set_extras([*self.chosen, extra])
-                engine = self.engine()
+                engine = self.engine(inserting)
                 run = engine.settle(state)
                 continue
             if not self.family.cell_hints:
@@ -588,6 +642,29 @@ class UniqueHints(Hints):
                 return False
             var = self.rng.choice(differs)
             self.givens[var] = 1 << self.solution[var]
+
+
+def empty_model(family: Family, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
+    """The family's empty model; an option its schema refuses is one :class:`FieldProblem`
+    naming the option, its value and the problem (never a pydantic report)."""
+    from pydantic import ValidationError
+
+    from grader.errors import from_validation
+
+    try:
+        return family.empty_model(size, options)
+    except ValidationError as error:
+        found = from_validation("", error)
+        parts = found.field.split(".")
+        named = [i for i, part in enumerate(parts) if part.split("[")[0] in options]
+        if not named:
+            raise FieldProblem(found.field or "rules", found.problem) from None
+        name = parts[named[0]].split("[")[0]
+        field_name = ".".join([*parts[: named[0]], name])
+        problem = found.problem
+        if found.field != field_name and name in family.options:
+            problem = f"expected {family.options[name]}"  # inside the value: say what fits
+        raise FieldProblem(field_name, f"{options[name]!r} is not valid: {problem}") from None
 
 
 def packed_state(family: Family, state: State) -> State:

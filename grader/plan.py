@@ -74,7 +74,7 @@ class RowReport:
     @property
     def label(self) -> str:
         rows, cols = self.request.size
-        return f"{self.request.family} {cols}x{rows} {self.request.level}"
+        return f"{self.request.family} {rows}x{cols} {self.request.level}"
 
     @property
     def complete(self) -> bool:
@@ -138,7 +138,9 @@ def read_plan(path: str | Path) -> list[Request]:
                 reduce=row.reduce,
                 max_attempts=row.max_attempts,
             )
-            Generator(request)  # an unknown family, a bad size or an unreachable level: now
+            # an unknown family, a bad size or an unreachable level: now; and the size as the
+            # bank keeps it (Family.normal_size: a pair place row's 6 is 5x6)
+            request = Generator(request).request
         except UsageError as error:
             text = str(error).removeprefix("--")
             raise InputError(str(path), where, text) from None
@@ -157,12 +159,6 @@ def read_plan(path: str | Path) -> list[Request]:
     return requests
 
 
-def id_prefix(request: Request) -> str:
-    """The id every puzzle of this request starts with (``...-s{seed}-``, then its index + 1)."""
-    rows, cols = request.size
-    return f"{request.family}-{cols}x{rows}-{request.level}-s{request.seed}-"
-
-
 def bank_state(store: Any, generator: Generator) -> tuple[int, int, set[str]]:
     """What the bank holds for a row: puzzles counting toward it, the next index of its own
     ids, and the canonical keys of every puzzle of the family (all duplicates)."""
@@ -178,7 +174,7 @@ def bank_state(store: Any, generator: Generator) -> tuple[int, int, set[str]]:
             min_difficulty=target.min_difficulty,
             max_difficulty=target.max_difficulty,
         )
-    prefix = id_prefix(request)
+    prefix = generator.id_prefix()
     pattern = re.compile(re.escape(prefix) + r"(\d+)$")
     start = 0
     for entry in store.query(family=family, size=request.size):

@@ -12,7 +12,9 @@ import pytest
 from grader.costs import choose
 from grader.engine import Engine
 from grader.errors import UsageError
+from grader.exact import count_solutions
 from grader.generator import Generator, Request
+from grader.loading import puzzle_from_dict
 from grader.registry import families
 
 
@@ -75,6 +77,7 @@ def test_the_tables_name_known_levels_and_never_both_ways():
         for table in (family.reachable, family.out_of_reach):
             for size, levels in table.items():
                 assert len(size) == 2 and set(levels) <= set(family.levels), family.name
+                assert family.normal_size(size, {}) == size, family.name  # keyed as reached
         for size, beyond in family.out_of_reach.items():
             assert not set(beyond) & set(family.reachable.get(size, ())), family.name
 
@@ -120,3 +123,28 @@ def test_the_command_refuses_with_one_line_and_exit_2():
     )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "reaches only trivial, easy" in result.stderr
+
+
+def test_the_top_level_inserts_with_the_level_below_and_reduces_with_its_own():
+    """Path extreme: insertion without depth-2 lookahead (its failing passes were most of an
+    attempt's time), the puzzle still extreme: unique, solved by its techniques, not below."""
+    generator = Generator(Request("path", (6, 6), "extreme", seed=3))
+    below = {t.name for t in generator.target.below}
+    assert {t.name for t in generator.insertion_techniques()} == below
+    assert "lookahead-2" in {t.name for t in generator.target.cap} - below
+    (found,) = generator.puzzles()
+    puzzle = puzzle_from_dict(found.data, "generated", "x")
+    assert count_solutions(puzzle.model, puzzle.givens, 2)[0] == 1
+    family = puzzle.family
+    assert Engine(puzzle.model, choose(family, puzzle.model, "extreme")).run(puzzle.givens).solved
+    assert (
+        not Engine(puzzle.model, choose(family, puzzle.model, "expert")).run(puzzle.givens).solved
+    )
+
+
+@pytest.mark.parametrize(
+    ("level", "reduce"), [("expert", True), ("normal", True), ("extreme", False)]
+)
+def test_other_levels_and_unreduced_runs_insert_with_the_level(level, reduce):
+    generator = Generator(Request("path", (6, 6), level, reduce=reduce))
+    assert generator.insertion_techniques() is generator.target.cap

@@ -137,3 +137,26 @@ def test_open_cells_index_like_the_list_of_open_variables():
         assert len(counted) == len(listed)
         assert [counted[i] for i in range(len(counted))] == listed
         assert random.Random(1).choice(counted) == random.Random(1).choice(listed)
+
+
+def test_classic_mode_without_a_level_filters_by_no_level():
+    """``--mode unique`` alone: any level, so the first unique minimal puzzle is kept."""
+    generator = Generator(Request("sudoku", (9, 9), None, mode="unique", seed=0))
+    found = list(generator.puzzles())
+    assert len(found) == 1 and found[0].attempts == 1
+    meta = found[0].data["meta"]
+    assert meta["asked_level"] == "any" and meta["level"] == found[0].level
+    assert found[0].data["id"] == "sudoku-9x9-any-s0-1"
+
+
+def test_classic_mode_with_a_level_keeps_its_floor_and_says_what_was_asked():
+    for found in generate(Request("binairo", (6, 6), "normal", count=2, seed=2, mode="unique")):
+        puzzle = puzzle_from_dict(found.data, "generated", "x")
+        below = choose(puzzle.family, puzzle.model, "easy")
+        assert not Engine(puzzle.model, below).run(puzzle.givens).solved
+        assert found.data["meta"]["asked_level"] == "normal"
+
+
+def test_a_deducible_request_needs_a_level():
+    with pytest.raises(UsageError, match="level: missing"):
+        Generator(Request("binairo", (6, 6), None))

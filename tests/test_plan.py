@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from grader.errors import InputError
 from grader.plan import read_plan, run_plan
 
 ROOT = Path(__file__).resolve().parent.parent
+CLI = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
 
 TINY = """
 seed = 4
@@ -89,5 +92,49 @@ def test_two_rows_of_one_family_size_and_level_are_refused(tmp_path):
     plan = tmp_path / "plan.toml"
     row = '[[row]]\nfamily = "tango"\nsize = 6\nlevel = "easy"\ncount = 1\n'
     plan.write_text(row + row)
+    with pytest.raises(InputError, match=r"row\[1\].*row\[0\]"):
+        read_plan(plan)
+
+
+PAIRPLACE = """
+seed = 4
+
+[[row]]
+family = "pairplace"
+size = {size}
+level = "easy"
+count = 2
+"""
+
+
+def test_a_pair_place_row_counts_what_the_bank_holds_at_the_real_size(tmp_path):
+    """K6 is 5 rows of 6 letters: the bank keys it 5x6, and a row asking for 6 counts those."""
+    plan, bank = tmp_path / "plan.toml", tmp_path / "site.db"
+    plan.write_text(PAIRPLACE.format(size=6))
+    first = run_plan(read_plan(plan), bank)
+    assert [(r.had, r.added) for r in first.rows] == [(0, 2)]
+    for size in ('"6x6"', 6, '"5x6"'):
+        plan.write_text(PAIRPLACE.format(size=size))
+        again = run_plan(read_plan(plan), bank)
+        assert [(r.had, r.added) for r in again.rows] == [(2, 0)], size
+    with Bank(bank) as store:
+        for size in ("6", "5x6", "6x6", (5, 6)):
+            assert len(store.query(size=size)) == 2, size
+            assert len(store.query(family="pairplace", size=size)) == 2, size
+        assert store.query(size="5") == [] and store.query(family="binairo", size="6") == []
+        ids = sorted(e.id for e in store.query())
+    assert ids == ["pairplace-5x6-easy-s4-1", "pairplace-5x6-easy-s4-2"]
+    listed = subprocess.run(
+        [sys.executable, "-c", CLI, "bank", "list", str(bank), "--size", "6", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 2
+
+
+def test_rows_of_one_real_size_are_one_row(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PAIRPLACE.format(size=6) + PAIRPLACE.format(size='"5x6"').split("seed = 4")[1])
     with pytest.raises(InputError, match=r"row\[1\].*row\[0\]"):
         read_plan(plan)

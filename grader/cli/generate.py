@@ -37,9 +37,14 @@ def grader_generate(
             metavar="ROWSxCOLS",
         ),
     ] = None,
-    level: Annotated[str, typer.Option("--level", help="A level name (or a family's band).")] = (
-        "normal"
-    ),
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level",
+            help="A level name (or a family's band); default normal, and with --mode unique "
+            "any level (no filter).",
+        ),
+    ] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="How many puzzles.", min=1)] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
     output: Annotated[
@@ -112,7 +117,7 @@ def grader_generate(
     from grader.bank import parse_size
     from grader.costs import load_costs
     from grader.generator import Request, parse_rules
-    from grader.output import check_new
+    from grader.output import check_new, write_atomic
     from grader.parallel import generate_run
     from grader.registry import get_family
 
@@ -124,6 +129,8 @@ def grader_generate(
     if output is not None:
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
+    if level is None and mode != "unique":
+        level = "normal"
     if size is None:
         known = get_family(family)
         rows, cols = known.default_size if known is not None else (6, 6)
@@ -150,10 +157,15 @@ def grader_generate(
             output=output,
             bank=bank,
             emit=(lambda line: print(line, flush=True)) if output is None else None,
-            progress=_Progress(progress and count > 1, f"{family} {size} {level}", count),
+            progress=_Progress(
+                progress and count > 1, f"{family} {size} {level or 'any level'}", count
+            ),
         )
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
+    if output is not None and not result.lines:
+        write_atomic(output, "")  # the output is this run's, also when it made nothing
+        err.print(f"{output}: written empty (no puzzle was made)", markup=False)
     if result.banked is not None:
         added, known = result.banked
         err.print(f"bank {bank}: {added} added, {known} already there", markup=False)

@@ -14,6 +14,7 @@ their table are in :mod:`rules.siteswap.techniques`.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from grader.board import Board
-from grader.constraints import AllDifferent, rotations
+from grader.constraints import AllDifferent, DistinctLines, rotations
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, is_single, single_value
 from rules.siteswap.file import (
@@ -61,6 +62,37 @@ def repetition(model: Model, values: Sequence[int]) -> dict[str, int]:
     return out
 
 
+def blank_bound(model: Model, var: int) -> tuple[int, int]:
+    """(modulus, ruled out) for cell ``var`` when every other cell of a grid is given: its
+    row and column runs accept exactly the throws of one residue modulo the lcm of their
+    lengths (a run's rule reads its throws modulo its length, and the run's landing beats
+    leave one beat for the cell), and the other rules rule out at most ``ruled out`` of them:
+    ``nontrivial`` one per run (the run's common throw), ``latin`` and boxes each other cell
+    of the house, ``distinct`` one throw per rotation of each other run of the run's length."""
+    modulus, ruled_out = 1, 0
+    for constraint in model.constraints:
+        if var not in constraint.vars:
+            continue
+        if is_run(constraint):
+            modulus = math.lcm(modulus, len(constraint.vars))
+            ruled_out += int(bool(model.options.get("nontrivial")))
+        elif isinstance(constraint, AllDifferent):
+            ruled_out += len(constraint.vars) - 1
+        elif isinstance(constraint, DistinctLines):
+            for line in constraint.lines:
+                if var in line:
+                    others = sum(len(o) == len(line) for o in constraint.lines) - 1
+                    ruled_out += others * (len(line) if constraint.up_to_rotation else 1)
+    return modulus, ruled_out
+
+
+def fewest_in_residue(low: int, high: int, modulus: int) -> int:
+    """The fewest throws in ``low``-``high`` that share a residue modulo ``modulus``, over the
+    residues that have any."""
+    span = high - low + 1
+    return span // modulus if span >= modulus else 1
+
+
 class Siteswap(Family):
     name = "siteswap"
     title = "Siteswap grid"
@@ -78,11 +110,12 @@ class Siteswap(Family):
         "solution_tries": "generate: random grids tried per puzzle for the minimums",
     }
     schema = SiteswapFile
-    reachable = {(3, 4): ("trivial",), (4, 4): ("trivial",)}  # noqa: RUF012
-    """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too."""
+    reachable = {(3, 4): ("trivial",), (4, 3): ("trivial",)}  # noqa: RUF012
+    """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too.
+    3x3 and 4x4 reach nothing, proven (:meth:`never_blank`): no cell can be left blank."""
     out_of_reach = {  # noqa: RUF012  (no puzzle in 100 tries)
         (3, 4): ("easy", "normal", "hard", "expert"),
-        (4, 4): ("easy", "normal", "hard", "expert"),
+        (4, 3): ("easy", "normal", "hard", "expert"),
     }
     example = {  # noqa: RUF012
         "family": "siteswap",
@@ -217,7 +250,9 @@ class Siteswap(Family):
         rows, cols = size
         require(max(rows, cols) <= MAX_SIDE, "size", f"{rows}x{cols} is larger than {MAX_SIDE}")
         holes = set()
-        for item in options.get("holes", []) or []:
+        listed = options.get("holes", []) or []
+        require(isinstance(listed, list | tuple), "rules.holes", "must be [[row, col], ...]")
+        for item in listed:
             require(
                 isinstance(item, list | tuple) and len(item) == 2,
                 "rules.holes",
@@ -226,7 +261,9 @@ class Siteswap(Family):
             r, c = int(item[0]), int(item[1])
             require(0 <= r < rows and 0 <= c < cols, "rules.holes", f"({r}, {c}) is outside")
             holes.add((r, c))
-        rules = {k: options[k] for k in RULE_KEYS if k in options}
+        given = {k: options[k] for k in RULE_KEYS if k in options}
+        spec = {"family": "siteswap", "grid": [OPEN], "rules": given}
+        rules = SiteswapFile.model_validate(spec).rules.model_dump()  # checked as in a file
         model = siteswap_model(rows, cols, holes, rules)
         for key in ("min_distinct_boxes", "min_distinct_runs", "solution_tries"):
             if key in options:
@@ -237,6 +274,30 @@ class Siteswap(Family):
                 )
                 model.options[key] = options[key]  # type: ignore[index]
         return model
+
+    def never_blank(self, size: tuple[int, int], options: Mapping[str, Any]) -> str | None:
+        """Proven when, at every cell, even with every other cell given, at least two throws
+        remain (:func:`blank_bound`): a puzzle with a blank then always has two solutions.
+        Siteswap puzzles show no hints but cells, so the givens can tell no more."""
+        model = self.empty_model(size, options)
+        low, high = model.options["throws"]
+        tightest = None
+        for var in range(len(model.variables)):
+            modulus, ruled_out = blank_bound(model, var)
+            fewest = fewest_in_residue(low, high, modulus)
+            if fewest < ruled_out + 2:
+                return None  # this cell may be determined: no proof
+            if tightest is None or fewest - ruled_out < tightest[0] - tightest[2]:
+                tightest = (fewest, modulus, ruled_out)
+        assert tightest is not None
+        fewest, modulus, ruled_out = tightest
+        others = f", and the other rules rule out at most {ruled_out}" if ruled_out else ""
+        return (
+            f"no cell of a {size[0]}x{size[1]} siteswap grid with throws {low}-{high} can be "
+            f"left blank: a cell's row and column tell its throw only modulo {modulus}, each "
+            f"residue has {fewest} or more throws in {low}-{high}{others}, so a blank cell "
+            "always has two completions"
+        )
 
     def random_solution(self, model: Model, rng: random.Random) -> list[int]:
         """A random grid (seeded backtracking) meeting the repetition minimums, if any."""

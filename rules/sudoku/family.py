@@ -126,7 +126,7 @@ class Sudoku(Family):
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         return {
             "family": "sudoku",
-            "size": model.rows,
+            "size": [model.rows, model.cols],
             "box": list(model.options["box"]),
             "grid": self.format_grid(model, state),
         }
@@ -173,7 +173,19 @@ class Sudoku(Family):
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         n = size[0]
         require(size[0] == size[1], "size", "a sudoku is square")
+        unknown = sorted(set(options) - set(self.options))
+        require(not unknown, "rules", f"unknown option {', '.join(unknown)} (known: box)")
         box = options.get("box")
+        require(
+            not box
+            or (
+                isinstance(box, list | tuple)
+                and len(box) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in box)
+            ),
+            "box",
+            f"must be [rows, cols], not {box!r}",
+        )
         shape = box_shape(n, tuple(box) if box else None)  # type: ignore[arg-type]
         return build_model(n, shape)
 

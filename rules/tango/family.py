@@ -47,7 +47,7 @@ class Tango(Family):
         return model, givens, solution_values(spec.solution, rows, cols, TANGO_SYMBOLS)
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
-        require(not options, "rules", "tango has no options")
+        require(not options, "rules", f"tango has no options (got {', '.join(sorted(options))})")
         rows, cols = size
         return tango_model(rows, cols, [None] * (rows * cols), [])[0]
 
