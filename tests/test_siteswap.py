@@ -338,7 +338,7 @@ GENERATION = [
     ((3, 4), {"nontrivial": True, "distinct": True}, "trivial"),
     ((3, 4), {"nontrivial": True, "distinct": True}, "easy"),
     ((3, 4), {"nontrivial": True, "distinct": True}, "hard"),
-    ((4, 4), {}, "trivial"),
+    ((4, 4), {"nontrivial": True}, "trivial"),
     ((9, 9), {"latin": True, "boxes": True}, "trivial"),
 ]
 
