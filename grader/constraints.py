@@ -8,17 +8,28 @@ search (:meth:`Constraint.prune`) and how to encode itself for the exact search
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from grader.lines import LineRule
-from grader.model import State, is_single, masks_reader, single_value, values_of
+from grader.model import Model, State, is_single, masks_reader, single_value, values_of
 
 if TYPE_CHECKING:
     from grader.exact import CnfBuilder
 
 Pruned = list[tuple[int, int]] | None
 """New masks ``(var, mask)`` narrower than the state's, or None when the constraint fails."""
+
+
+VALUE = "\u27e8{}\u27e9"
+"""How a constraint's message names a value (``VALUE.format(3)``): the engine writes it in the
+file's symbols (:func:`spoken`), which a constraint does not know."""
+
+
+def spoken(text: str, model: Model) -> str:
+    """A constraint's message with its values written as the file's symbols."""
+    return re.sub("\u27e8(\\d+)\u27e9", lambda m: model.symbol(int(m[1])), text)
 
 
 class Constraint:
@@ -102,7 +113,7 @@ class AllDifferent(Constraint):
             if is_single(mask):
                 value = single_value(mask)
                 if value in seen:
-                    return f"holds {value} twice"
+                    return f"holds {VALUE.format(value)} twice"
                 seen[value] = v
         if self.covering:
             union = 0
@@ -110,7 +121,7 @@ class AllDifferent(Constraint):
                 union |= state[v]
             missing = self.covering & ~union
             if missing:
-                return f"has no place left for {values_of(missing)[0]}"
+                return f"has no place left for {VALUE.format(values_of(missing)[0])}"
         return None
 
     def prune(self, state: State) -> Pruned:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 
+from grader.constraints import spoken
 from grader.model import Model, State, is_single
 from grader.step import Assignment, Contradiction, Step
 from grader.technique import Context, EngineTimeout, JointScan, Technique
@@ -224,6 +225,7 @@ class Engine:
             constraint = model.constraints[ci]
             reason = constraint.check(state)
             if reason is not None:
+                reason = spoken(reason, model)
                 return Contradiction(f"{constraint.label} {reason}", unit=constraint.label)
         if constraints is None:
             for var, mask in enumerate(state):
@@ -335,7 +337,12 @@ class Engine:
             step = effective(found, before)
             if step is None:
                 continue
-            key = (step.technique, step.placements, step.eliminations, step.contradiction)
+            key = (
+                step.technique,
+                frozenset(step.placements),
+                frozenset(step.eliminations),
+                step.contradiction,
+            )
             if key in seen:
                 continue
             seen.add(key)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +28,23 @@ Solutions = int | str
 
 @dataclass(frozen=True)
 class GradeOptions:
-    """The settings that affect a rating."""
+    """The settings that affect a rating. ``techniques``: names or levels as ``--techniques``
+    takes them, comma separated or as a list (``["normal", "-window"]``)."""
 
-    techniques: str | None = None
+    techniques: str | Sequence[str] | None = None
     costs: Costs | None = None
     guess: bool = False
     timeout: float | None = None
     exact: bool = True
+
+    def __post_init__(self) -> None:
+        techniques = self.techniques
+        if techniques is not None and not isinstance(techniques, str):
+            if not all(isinstance(t, str) for t in techniques):
+                raise ValueError(f"techniques: expected names or levels, not {techniques!r}")
+            object.__setattr__(self, "techniques", ",".join(techniques))
+        if self.timeout is not None and not self.timeout > 0:
+            raise ValueError(f"timeout: must be positive, not {self.timeout!r}")
 
 
 @dataclass
@@ -51,6 +61,20 @@ class Grade:
     notes: list[str] = field(default_factory=list)
 
     # -- score ----------------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.puzzle.id
+
+    @property
+    def family(self) -> str:
+        """The family's name."""
+        return self.puzzle.family.name
+
+    @property
+    def status(self) -> str:
+        """``solved``, ``stuck``, ``contradiction`` or ``timeout``."""
+        return self.status_text()
 
     @property
     def steps(self) -> list[Step]:
@@ -207,16 +231,21 @@ def settings_of(techniques: list[Technique], options: GradeOptions) -> dict[str,
     }
 
 
-def as_puzzle(puzzle: Puzzle | dict[str, Any] | str | os.PathLike[str]) -> Puzzle:
-    """A loaded puzzle from a puzzle, a puzzle dict, or a file or game ID of one puzzle."""
+def as_puzzle(
+    puzzle: Puzzle | dict[str, Any] | str | os.PathLike[str], family: str | None = None
+) -> Puzzle:
+    """A loaded puzzle from a puzzle, a puzzle dict, or a file or game ID of one puzzle;
+    ``family`` for a dict or file that does not name its family."""
     if isinstance(puzzle, Puzzle):
         return puzzle
     from grader.loading import load, puzzle_from_dict
 
     if isinstance(puzzle, dict):
+        if family is not None and "family" not in puzzle:
+            puzzle = {"family": family, **puzzle}
         return puzzle_from_dict(puzzle, "puzzle", str(puzzle.get("id", "puzzle")))
     if isinstance(puzzle, str | os.PathLike):
-        found = load(os.fspath(puzzle))
+        found = load(os.fspath(puzzle), family)
         if len(found) != 1:
             raise InputError(
                 os.fspath(puzzle), "", f"holds {len(found)} puzzles; grade one at a time"
@@ -265,17 +294,24 @@ def _setup(puzzle: Puzzle, options: GradeOptions, deadline: float | None) -> _Se
 
 
 def grade(
-    puzzle: Puzzle | dict[str, Any] | str | os.PathLike[str], options: GradeOptions | None = None
+    puzzle: Puzzle | dict[str, Any] | str | os.PathLike[str],
+    options: GradeOptions | None = None,
+    family: str | None = None,
 ) -> Grade:
     """Grade one puzzle (loaded, a puzzle dict, or a file or game ID holding one): count its
-    solutions, run the techniques, score the run."""
-    puzzle = as_puzzle(puzzle)
+    solutions, run the techniques, score the run. ``family``: for a dict or file that does
+    not name its family."""
+    puzzle = as_puzzle(puzzle, family)
     options = options or GradeOptions()
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout
     setup = _setup(puzzle, options, deadline)
     engine = setup.engine
-    run = engine.run(puzzle.givens)
+    broken = None if puzzle.clues is None else engine.check_state(puzzle.clues)
+    if broken is not None:  # the file's givens break a rule before any crossing out
+        run = Run([], list(puzzle.givens), "contradiction", broken)
+    else:
+        run = engine.run(puzzle.givens)
     if run.status == "timeout":
         setup.notes.append(f"timed out after {options.timeout} s; the report is partial")
     return Grade(

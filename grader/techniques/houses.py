@@ -517,7 +517,7 @@ class HiddenSubset(HouseTechnique):
                 if rest.bit_count() == 1:
                     var = open_cells[rest.bit_length() - 1]
                     places, elims_ = houses.placement(state, var, x)
-                    yield self.make(
+                    yield self.make(  # every value so placed: none comes first
                         places,
                         elims_,
                         unit=houses.labels[h],
@@ -525,7 +525,6 @@ class HiddenSubset(HouseTechnique):
                         values=keep,
                         value=x,
                     )
-                    break
 
     def explain(self, step: Step, ex: Explainer) -> str:
         values = ", ".join(ex.value(x) for x in values_of(step.data["values"]))

@@ -273,30 +273,53 @@ class Kit:
                     raise CheckFailed(f"{case.name}: solve does not name the contradiction")
 
     def check_messages_speak_symbols(self) -> None:
-        """The contradiction of a changed given names values by the file's symbols."""
-        case = self.cases.givens_conflict
-        if case is None:
-            return
-        puzzle = load(self.file(case))[0]
-        report = grade(puzzle).to_dict()
-        reason = report.get("contradiction") or ""
-        model = puzzle.model
-        words = set(re.findall(r"[^\s,;:()]+", reason))
-        for value in range(max(v.domain for v in model.variables).bit_length()):
-            index, symbol = str(value), model.symbol(value)
-            shown = {symbol, model.value_name(value)}
-            if index in words and index not in shown and not (shown & words):
-                valid = {model.symbol(v) for v in range(value + 2)}
-                if index not in valid:
-                    raise CheckFailed(f"{reason!r} names value {symbol!r} as {index!r}")
+        """The contradictions of the two puzzles without solution name values by the file's
+        symbols: a number left once house labels (``row 3``) and cell names (``r3c4``) are
+        taken out is a symbol of the family, never a value's inner index."""
+        for case in (self.cases.givens_conflict, self.cases.deduced_conflict):
+            if case is None:
+                continue
+            puzzle = load(self.file(case))[0]
+            reason = grade(puzzle).to_dict().get("contradiction") or ""
+            model = puzzle.model
+            values = range(max(v.domain for v in model.variables).bit_length())
+            symbols = {model.symbol(v) for v in values} | {model.value_name(v) for v in values}
+            text = re.sub(r"\b[A-Za-z]+ \d+\b", " ", reason)  # row 3, column 2, beat 4 ...
+            text = re.sub(r"\br\d+c[0-9A-Za-z]+\b", " ", text)  # cells and edges
+            for token in re.findall(r"\b\d+\b", text):
+                if token not in symbols:
+                    raise CheckFailed(f"{case.name}: {reason!r} names {token!r}, no symbol")
 
     # -- symmetry --------------------------------------------------------------------------------
 
+    @cached_property
+    def hardest_puzzle(self) -> dict[str, Any] | None:
+        """A puzzle of the highest level the family declares reachable at its smallest size
+        (None if none comes within the generation time limit)."""
+        from grader.generator import Request, generate
+
+        cells = self.generation_cells()
+        first = smallest_cell(self.family)
+        top = [c for c in cells if first and c[0] == first[0]][-1:]
+        for size, level in top:
+            request = Request(
+                self.family.name, size, level, seed=self.seed, timeout=self.generation_timeout
+            )
+            for made in generate(request):
+                return made.data
+        return None
+
     def check_symmetry(self) -> None:
         """Every symmetric copy the family declares keys alike (``grader canon``) and grades
-        alike: solutions, difficulty, effort, level and technique counts."""
+        alike: solutions, difficulty, effort, level and technique counts; on the kit's unique
+        puzzle and the one with two solutions, the family's example and a puzzle of its
+        highest reachable level."""
         family = self.family
-        for case in (self.cases.unique, self.cases.two_solutions):
+        cases = [self.cases.unique, self.cases.two_solutions]
+        for name, data in (("example", family.example), ("hardest", self.hardest_puzzle)):
+            if data:
+                cases.append(Case(name, dict(data), 1))
+        for case in cases:
             puzzle = load(self.file(case))[0]
             data = family.to_data(puzzle.model, puzzle.clue_state)
             key = family.canonical_key(puzzle.model, puzzle.clue_state)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from grader.constraints import VALUE
 from grader.lines import AutomatonState, LineRule
 from grader.model import is_single, single_value, values_of
 
@@ -266,7 +267,7 @@ class SiteswapRule(LineRule):
                 return f"has two throws landing on beat {s + 1}"
             seen[s] = i
         if self.nontrivial and len(values) == n and len(set(values)) == 1:
-            return f"holds only the throw {values[0]}"
+            return f"holds only the throw {VALUE.format(values[0])}"
         return None
 
     def encode(self, cnf: CnfBuilder, variables: Sequence[int]) -> None:

@@ -28,6 +28,7 @@ from grader.generator import Target
 from grader.model import Model, State, is_single, single_value
 from grader.symmetry import named_board_transforms, transformed_rows
 from grader.techniques.chains import length_bonus
+from rules.sudoku.canonical import canonical_form
 from rules.sudoku.file import (
     SYMBOLS,
     SudokuFile,
@@ -339,55 +340,19 @@ def sudoku_copies(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def canonical_key(model: Model, state: State) -> str:
-    """A key shared by puzzles equal up to band/stack/row/column moves, transposition and
-    relabelling: the least relabelled grid over band and stack orders and transposition, with
-    rows and columns inside bands and stacks ordered by a relabelling-invariant signature."""
+    """A key shared by puzzles equal up to band, stack, row and column moves, transposition
+    and relabelling (:mod:`rules.sudoku.canonical`); boxes taller than wide are turned first,
+    so a grid and its transpose key alike."""
     n = model.rows
     br, bc = model.options["box"]
-    grid = [single_value(m) if is_single(m) else -1 for m in state]
-    best = None
-    shapes = [(grid, br, bc)]
-    if br == bc:
-        shapes.append(([grid[c * n + r] for r in range(n) for c in range(n)], br, bc))
-    for g, rh, cw in shapes:
-        rows = _ordered(g, n, rh, by_row=True)
-        cols = _ordered(g, n, cw, by_row=False)
-        for row_order in rows:
-            for col_order in cols:
-                labels: dict[int, int] = {}
-                out = []
-                for r in row_order:
-                    for c in col_order:
-                        v = g[r * n + c]
-                        if v < 0:
-                            out.append(".")
-                        else:
-                            out.append(SYMBOLS[labels.setdefault(v, len(labels))])
-                key = "".join(out)
-                if best is None or key < best:
-                    best = key
-    return f"{n}:{best}"
-
-
-def _ordered(g: list[int], n: int, size: int, by_row: bool) -> list[list[int]]:
-    """Line orders to try: bands in every order (up to 6 bands) with lines inside a band sorted
-    by their clue signature."""
-    from itertools import permutations
-
-    def line(i: int) -> list[int]:
-        return [g[i * n + j] if by_row else g[j * n + i] for j in range(n)]
-
-    def signature(i: int) -> int:
-        cells = line(i)
-        return -sum(1 for v in cells if v >= 0)
-
-    groups = [sorted(range(b * size, (b + 1) * size), key=signature) for b in range(n // size)]
-    orders = (
-        permutations(groups)
-        if len(groups) <= 4
-        else [sorted(groups, key=lambda gr: [signature(i) for i in gr])]
-    )
-    return [[i for group in order for i in group] for order in orders]
+    grid = [
+        [single_value(m) if is_single(m) else -1 for m in state[r * n : (r + 1) * n]]
+        for r in range(n)
+    ]
+    if br > bc:
+        grid = [[grid[r][c] for r in range(n)] for c in range(n)]
+        br, bc = bc, br
+    return f"{n}:{br}x{bc}:{canonical_form(grid, (br, bc))}"
 
 
 FAMILY = Sudoku()

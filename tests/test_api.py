@@ -1,0 +1,46 @@
+"""The Python API as a user meets it: what a grade says of itself, options as Python values,
+errors a caller can catch as ``ValueError``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import grader
+from conftest import EXAMPLES
+
+
+def test_a_grade_names_its_puzzle_family_and_status():
+    result = grader.grade(EXAMPLES / "tango.json")
+    assert (result.id, result.family, result.status) == ("tango", "tango", "solved")
+    assert result.to_dict()["status"] == result.status
+
+
+def test_options_take_a_list_of_techniques_as_the_command_line_takes_a_string():
+    listed = grader.grade(EXAMPLES / "tango.json", grader.GradeOptions(techniques=["normal"]))
+    text = grader.grade(EXAMPLES / "tango.json", grader.GradeOptions(techniques="normal"))
+    assert listed.settings() == text.settings()
+    assert listed.status == "stuck"  # the example needs line enumeration (hard)
+    with pytest.raises(ValueError, match="techniques"):
+        grader.GradeOptions(techniques=[3])
+    with pytest.raises(ValueError, match="timeout"):
+        grader.GradeOptions(timeout=0)
+
+
+def test_bad_input_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError, match="no such file"):
+        grader.load(tmp_path / "missing.json")
+    with pytest.raises(ValueError, match="family: is missing"):
+        grader.grade({"grid": ["01", "10"]})
+    with pytest.raises(ValueError, match="unknown family"):
+        grader.load(EXAMPLES / "tango-export.jsonl", family="tangoo")
+
+
+def test_family_for_dicts_and_files_that_do_not_name_it():
+    data = json.loads((EXAMPLES / "tango.json").read_text())
+    del data["family"]
+    assert grader.grade(data, family="tango").solved
+    puzzles = grader.load(EXAMPLES / "tango-export.jsonl", family="tango")
+    assert [p.id for p in puzzles] == ["tango-example"]
+    assert grader.grade(EXAMPLES / "tango-export.jsonl", family="tango").solved

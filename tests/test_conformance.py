@@ -1,0 +1,77 @@
+"""The conformance kit (:mod:`grader.testing`) over every installed family, check by check, and
+over a family written here as a third party would write one (``tests/plugins``), registered
+through the ``grader.families`` entry point of a distribution of its own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.registry import families
+from grader.testing import CHECKS, Kit
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+_KITS: dict[str, Kit] = {}
+
+
+def kit_for(family: str, tmp_path_factory: pytest.TempPathFactory) -> Kit:
+    """One kit per family and test process: its puzzles are derived once."""
+    if family not in _KITS:
+        _KITS[family] = Kit(family, tmp_path_factory.mktemp(f"kit-{family}"))
+    return _KITS[family]
+
+
+@pytest.mark.parametrize("check", CHECKS)
+@pytest.mark.parametrize("family", sorted(families()))
+def test_every_family_passes_the_kit(family, check, tmp_path_factory):
+    getattr(kit_for(family, tmp_path_factory), check)()
+
+
+def installed_plugin(folder: Path) -> dict[str, str]:
+    """The plugin module and a distribution declaring its entry point, in ``folder``; the
+    environment a process needs to find them."""
+    shutil.copy(PLUGINS / "latin_square.py", folder / "latin_square.py")
+    info = folder / "latin_square-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: latin-square\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[grader.families]\nlatin = latin_square:FAMILY\n")
+    path = os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
+
+
+def test_a_plugin_family_passes_the_kit(tmp_path):
+    env = installed_plugin(tmp_path)
+    listed = subprocess.run(
+        [sys.executable, "-c", "from grader.cli import grader_main; grader_main()", "families"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert listed.returncode == 0 and "latin " in listed.stdout, listed.stderr
+    code = "from grader.testing import check_family; check_family('latin', quick=True)"
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_the_kit_catches_a_family_that_breaks_its_promises(tmp_path):
+    """A family whose declared symmetry is no symmetry of its rules fails the kit."""
+    env = installed_plugin(tmp_path)
+    broken = tmp_path / "latin_square.py"
+    text = broken.read_text()
+    wrong = '("rows reversed", {**data, "grid": ["." * n] * n})'  # every given dropped
+    broken.write_text(text.replace('("rows reversed", {**data, "grid": grid[::-1]})', wrong))
+    code = (
+        "from grader.testing import family_checks\n"
+        "[c() for c in family_checks('latin') if c.name == 'symmetry']"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode != 0 and "rows reversed" in run.stderr
