@@ -35,6 +35,9 @@ class Run:
     elapsed: float = 0.0
     open_count: int | None = None
     """How many variables ``state`` leaves open, when counted (:meth:`Engine.settle`)."""
+    waves: list[int] = field(default_factory=list)
+    """How many of ``steps`` each wave took, in order (:meth:`Engine.run`): the moves made
+    together because the cheapest technique found them all on the same state."""
 
     @property
     def solved(self) -> bool:
@@ -273,6 +276,7 @@ class Engine:
         plan = self.plan
         model = self.model
         steps: list[Step] = []
+        waves: list[int] = []
         if changed is None:
             dirty = [set(u) if u is not None else None for u in plan.units]
             stale = [True] * len(plan.techniques)
@@ -305,15 +309,20 @@ class Engine:
                     status = "stuck"
                     break
                 ctx.memo.clear()
-                open_count -= self._apply_wave(state, wave, steps, dirty)
+                taken = len(steps)
+                try:
+                    open_count -= self._apply_wave(state, wave, steps, dirty)
+                finally:
+                    waves.append(len(steps) - taken)
                 for ti in range(len(stale)):
                     stale[ti] = True
                 status = "solved" if open_count == 0 else "stuck"
         except _Stop as stop:
-            return Run(steps, state, "contradiction", stop.problem, time.monotonic() - started)
+            elapsed = time.monotonic() - started
+            return Run(steps, state, "contradiction", stop.problem, elapsed, waves=waves)
         except EngineTimeout:
             status = "timeout"
-        return Run(steps, state, status, None, time.monotonic() - started)
+        return Run(steps, state, status, None, time.monotonic() - started, waves=waves)
 
     def _apply_wave(
         self,

@@ -23,6 +23,7 @@ from typing import Any
 
 from grader import __version__
 from grader.costs import Costs, choose
+from grader.effort import effort as effort_of
 from grader.engine import Engine, Run
 from grader.errors import FieldProblem, UsageError
 from grader.exact import ExactSearch, search_for
@@ -395,7 +396,7 @@ class Generator:
         if "solution" in family.schema.model_fields:
             data["solution"] = family.format_grid(model, [1 << v for v in solution])
         difficulty = run.hardest
-        effort = round(sum(s.cost for s in run.steps), 2)
+        effort = effort_of(run.steps, run.waves)
         data["meta"] = {
             "level": level,
             "difficulty": difficulty,

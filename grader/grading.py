@@ -1,7 +1,8 @@
 """Grading a puzzle: exact solution count, the technique run, and the score.
 
-``difficulty`` is the cost of the hardest step (as Sudoku Explainer rates), ``effort`` the sum
-of step costs (as HoDoKu scores), ``level`` the family's name for the hardest step's level.
+``difficulty`` is the cost of the hardest step (as Sudoku Explainer rates), ``effort`` the work
+of the whole solve from its waves of parallel moves (:mod:`grader.effort`), ``total_cost`` the
+plain sum of step costs, ``level`` the family's name for the hardest step's level.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from grader import __version__
 from grader.costs import Costs, choose
+from grader.effort import effort as effort_of
+from grader.effort import total_cost
 from grader.engine import Engine, Run
 from grader.errors import InputError
 from grader.exact import SearchTimeout, count_solutions
@@ -90,7 +93,13 @@ class Grade:
 
     @property
     def effort(self) -> float:
-        return round(sum(s.cost for s in self.steps), 2)
+        """The solve's work from its waves (:func:`grader.effort.effort`)."""
+        return effort_of(self.steps, self.run.waves)
+
+    @property
+    def total_cost(self) -> float:
+        """The sum of the step costs (the effort of earlier versions)."""
+        return total_cost(self.steps)
 
     @property
     def hardest(self) -> Step | None:
@@ -164,6 +173,7 @@ class Grade:
             "status": self.status_text(),
             "difficulty": round(self.difficulty, 2),
             "effort": self.effort,
+            "total_cost": self.total_cost,
             "level": self.level,
             "hardest": hardest.technique if hardest else None,
             "hardest_step": ex.text(hardest) if hardest else None,

@@ -1,0 +1,34 @@
+"""Effort from the shape of the solve: waves of parallel moves cost less than the same moves
+forced one after another, and a grade's effort follows its run's waves."""
+
+from __future__ import annotations
+
+import pytest
+
+import grader
+from conftest import EXAMPLES
+from grader.effort import effort, harmonic, total_cost, wave_costs
+from grader.step import Step
+
+
+def steps(*costs: float) -> list[Step]:
+    return [Step("t", cost) for cost in costs]
+
+
+def test_a_wave_of_n_moves_costs_its_cost_times_the_harmonic_number():
+    assert harmonic(1) == 1 and harmonic(4) == pytest.approx(25 / 12)
+    assert effort(steps(2, 2, 2, 2), [4]) == pytest.approx(2 * 25 / 12, abs=0.01)
+    assert effort(steps(2, 2, 2, 2), [1, 1, 1, 1]) == 8  # the same moves one after another
+    assert effort(steps(1, 1, 3), [2, 1]) == pytest.approx(1.5 + 3)
+    assert total_cost(steps(1, 1, 3)) == 5
+
+
+def test_steps_recorded_without_waves_count_one_wave_each():
+    assert wave_costs(steps(1, 2), []) == [(1, 1), (2, 1)]
+
+
+def test_a_grade_reads_effort_from_its_waves():
+    result = grader.grade(EXAMPLES / "tango.json")
+    assert sum(result.run.waves) == len(result.steps)
+    assert result.effort == effort(result.steps, result.run.waves)
+    assert result.difficulty <= result.effort < result.total_cost
