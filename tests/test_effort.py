@@ -32,3 +32,15 @@ def test_a_grade_reads_effort_from_its_waves():
     assert sum(result.run.waves) == len(result.steps)
     assert result.effort == effort(result.steps, result.run.waves)
     assert result.difficulty <= result.effort < result.total_cost
+
+
+def test_a_lookahead_costs_more_the_more_rounds_its_contradiction_takes():
+    from grader.techniques.lookahead import ROUND_BONUS_CAP, round_bonus
+
+    bonuses = [round_bonus(r) for r in (1, 2, 4, 8, 1000)]
+    assert bonuses[:4] == [0.0, 0.5, 1.0, 1.5] and bonuses[-1] == ROUND_BONUS_CAP < 2
+    result = grader.grade(EXAMPLES / "pairplace-k10-expert.json")
+    for step in result.steps:
+        if step.technique == "lookahead-1":
+            assert step.cost == 7.0 + round_bonus(step.data["rounds"])
+            assert step.data["rounds"] <= len(step.data["chain"])

@@ -583,7 +583,9 @@ def test_the_expert_example_explains_its_lookahead():
     step = next(s for s in result.steps if s.technique == "lookahead-1")
     text = ex.text(step)
     assert text.startswith("r") and " were " in text and "; but then " in text
-    assert all(s.cost <= 7.0 for s in result.steps)
+    rounds = step.data["rounds"]  # a deeper contradiction costs more, below lookahead-2's 9
+    assert step.cost == 7.0 if rounds == 1 else 7.0 < step.cost < 9.0
+    assert all(s.cost < 9.0 for s in result.steps)
 
 
 def test_the_text_report_shows_the_header_above_the_rows():

@@ -20,7 +20,9 @@ on whether the answer was known.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from grader.engine import Run
@@ -106,6 +108,18 @@ def fits(solution: list[int], state: list[int]) -> bool:
     return all(mask >> value & 1 for mask, value in zip(state, solution, strict=True))
 
 
+ROUND_BONUS_CAP = 1.9
+"""The most a long chain adds to a lookahead's cost: it stays below the next depth's (+2)."""
+
+
+def round_bonus(rounds: int) -> float:
+    """What a depth-1 lookahead costs beyond its table cost when its contradiction comes after
+    ``rounds`` waves of deductions: nothing for one, half a point per doubling (2: 0.5, 4:
+    1.0, 8: 1.5), at most :data:`ROUND_BONUS_CAP`, as Sudoku Explainer's chains cost more as
+    they grow. A contradiction one round away is seen at a glance; ten rounds deep is a trial."""
+    return min(ROUND_BONUS_CAP, round(0.5 * math.log2(max(1, rounds)), 1))
+
+
 class Lookahead(Technique):
     name = "lookahead"
     title = "Lookahead"
@@ -147,7 +161,9 @@ class Lookahead(Technique):
                 best = []
             best.append((var, value, run))
         if best:
-            yield self._step(best[0][2], [(var, value) for var, value, _ in best])
+            rounds = min(len(run.waves) for _, _, run in best)
+            step = self._step(best[0][2], [(var, value) for var, value, _ in best], rounds)
+            yield replace(step, cost=round(self.cost + round_bonus(rounds), 2))
 
     def _nested_find(self, ctx: Context, sub: Engine) -> Iterator[Step]:
         """Deeper than 1: every assumption that fails, found without a record, and the chain
@@ -165,10 +181,11 @@ class Lookahead(Technique):
         if first is not None:
             yield self._step(first, failed)
 
-    def _step(self, run: Run, failed: list[tuple[int, int]]) -> Step:
+    def _step(self, run: Run, failed: list[tuple[int, int]], rounds: int | None = None) -> Step:
         """One step removing every failing assumption of ``failed`` (a wave: all that fail
         alike, so that which is found first never matters), explained by the first one's
-        chain (``run``)."""
+        chain (``run``); ``rounds``: the fewest waves of deductions any of them took to reach
+        its contradiction (depth 1 prices the step by it)."""
         return self.make(
             eliminations=failed,
             assume=failed[0],
@@ -176,6 +193,7 @@ class Lookahead(Technique):
             chain=tuple(run.steps),
             contradiction_reason=run.contradiction.reason if run.contradiction else "",
             depth=self.depth,
+            rounds=rounds,
         )
 
     def _settle_find(self, ctx: Context, sub: Engine) -> Iterator[Step]:
@@ -280,6 +298,9 @@ class Lookahead(Technique):
         middle = f", then {'; '.join(said)}" if said else ""
         ending = step.data["contradiction_reason"]
         text = f"if {ex.cell(var)} were {ex.value(value)}{middle}; but then {ending}"
+        rounds = step.data.get("rounds")
+        if rounds and rounds > 1:
+            text += f" ({rounds} rounds of deductions deep)"
         also = step.data.get("also", ())  # a step of a propagation that kept no record
         if also:
             others = ", ".join(f"{ex.cell(v)} ≠ {ex.value(x)}" for v, x in also)
