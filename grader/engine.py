@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 import time
-from collections import deque
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 
@@ -62,6 +62,19 @@ class Plan:
     """Variable → the constraints some local technique rescans when it changes."""
     joint: dict[int, JointScan] = field(default_factory=dict, repr=False)
     """Constraint → its local techniques scanned as one (:meth:`Technique.joint_scan`)."""
+    watch_groups: list[tuple[tuple[int, tuple[int, ...]], ...]] = field(
+        default_factory=list, repr=False
+    )
+    """:attr:`watchers` grouped by technique: variable → (technique, its constraints)."""
+
+    def __post_init__(self) -> None:
+        groups = []
+        for pairs in self.watchers:
+            by_technique: dict[int, list[int]] = {}
+            for ti, ci in pairs:
+                by_technique.setdefault(ti, []).append(ci)
+            groups.append(tuple((ti, tuple(cis)) for ti, cis in by_technique.items()))
+        self.watch_groups = groups
 
     @classmethod
     def build(cls, model: Model, techniques: Iterable[Technique]) -> Plan:
@@ -163,6 +176,11 @@ def effective(step: Step, state: State) -> Step | None:
     return replace(step, placements=placements, eliminations=eliminations)
 
 
+SHARED_PLANS = 32
+"""Plans kept for models of the same key (least recently used dropped)."""
+_SHARED_PLANS: OrderedDict[tuple[str, tuple[str, ...]], Plan] = OrderedDict()
+
+
 class Engine:
     """Runs techniques over a model, cheapest first."""
 
@@ -195,10 +213,23 @@ class Engine:
         return self.plan.techniques
 
     def _plan_for(self, techniques: list[Technique]) -> Plan:
-        key = tuple(sorted(f"{t.name}@{t.cost}" for t in techniques))
+        """The plan of these techniques over this model: kept on the model, and shared by
+        models of the same key (the same constraints: every 9x9 sudoku), as building one costs
+        more than grading an easy puzzle (techniques keep no state between runs)."""
+        key = tuple(
+            sorted(f"{type(t).__qualname__}:{t.name}@{t.cost}:{t.level}" for t in techniques)
+        )
         plan = self._plans.get(key)
         if plan is None:
-            plan = Plan.build(self.model, techniques)
+            shared = (self.model.key, key)
+            plan = _SHARED_PLANS.get(shared)
+            if plan is None:
+                plan = Plan.build(self.model, techniques)
+                _SHARED_PLANS[shared] = plan
+                while len(_SHARED_PLANS) > SHARED_PLANS:
+                    _SHARED_PLANS.popitem(last=False)
+            else:
+                _SHARED_PLANS.move_to_end(shared)
             self._plans[key] = plan
         return plan
 
@@ -265,11 +296,14 @@ class Engine:
         *,
         changed: Iterable[int] | None = None,
         max_steps: int | None = None,
+        pause_at: Callable[[Technique], bool] | None = None,
     ) -> Run:
         """Propagate from ``state`` (a copy is made) until solved, stuck or contradicted.
 
         ``changed``: only these variables differ from a state where every technique was already
-        exhausted (lookahead); by default everything is scanned.
+        exhausted (lookahead); by default everything is scanned. ``pause_at``: stop (status
+        ``paused``) instead of asking a technique it accepts, when every cheaper one is done:
+        a run resumed from there ends as one that never paused.
         """
         started = time.monotonic()
         state = list(state)
@@ -304,7 +338,10 @@ class Engine:
                     status = "limit"
                     break
                 ctx.check_time()
-                wave = self._next_wave(ctx, dirty, stale)
+                wave = self._next_wave(ctx, dirty, stale, pause_at)
+                if wave is None:
+                    status = "paused"
+                    break
                 if not wave:
                     status = "stuck"
                     break
@@ -339,9 +376,8 @@ class Engine:
         Returns how many variables the wave decided."""
         before = list(state)
         seen: set[tuple] = set()
-        decided = 0
+        touched: set[int] = set()
         stop: _Stop | None = None
-        watchers = self.plan.watchers
         for found in wave:
             step = effective(found, before)
             if step is None:
@@ -357,17 +393,18 @@ class Engine:
             seen.add(key)
             steps.append(step)
             try:
-                changed = self._conclude(state, step.placements, step.eliminations, step)
+                touched.update(self._conclude(state, step.placements, step.eliminations, step))
             except _Stop as problem:
                 stop = stop or problem
-                continue
-            for var in changed:
-                if is_single(state[var]) and not is_single(before[var]):
-                    decided += 1
-                for ti, ci in watchers[var]:
-                    dirty[ti].add(ci)  # type: ignore[union-attr]
         if stop is not None:
             raise stop
+        watch_groups = self.plan.watch_groups
+        decided = 0
+        for var in touched:
+            if is_single(state[var]) and not is_single(before[var]):
+                decided += 1
+            for ti, cis in watch_groups[var]:
+                dirty[ti].update(cis)  # type: ignore[union-attr]
         return decided
 
     def settle(
@@ -540,13 +577,21 @@ class Engine:
         dirty = [set(u) if u is not None else None for u in plan.units]
         stale = [True] * len(plan.techniques)
         ctx = Context(self.model, list(state), self)
-        return self._next_wave(ctx, dirty, stale)
+        return self._next_wave(ctx, dirty, stale) or []
 
     def _next_wave(
-        self, ctx: Context, dirty: list[set[int] | None], stale: list[bool]
-    ) -> list[Step]:
+        self,
+        ctx: Context,
+        dirty: list[set[int] | None],
+        stale: list[bool],
+        pause_at: Callable[[Technique], bool] | None = None,
+    ) -> list[Step] | None:
+        """The steps of the cheapest productive technique ([] if none; None when the next
+        technique to ask is one ``pause_at`` accepts)."""
         constraints = self.model.constraints
         for ti, technique in enumerate(self.plan.techniques):
+            if pause_at is not None and pause_at(technique):
+                return None
             pending = dirty[ti]
             if pending is None:
                 if not stale[ti]:

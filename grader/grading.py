@@ -22,7 +22,7 @@ from grader.errors import InputError
 from grader.exact import SearchTimeout, count_solutions
 from grader.explain import Explainer
 from grader.family import Puzzle
-from grader.model import is_single
+from grader.model import is_single, single_value
 from grader.step import Step
 from grader.technique import Technique
 
@@ -275,15 +275,27 @@ class _Setup:
     notes: list[str]
 
 
-def _setup(puzzle: Puzzle, options: GradeOptions, deadline: float | None) -> _Setup:
-    techniques = choose(
-        puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
-    )
+def _setup(
+    puzzle: Puzzle,
+    options: GradeOptions,
+    deadline: float | None,
+    techniques: list[Technique] | None = None,
+    known: tuple[int, list[list[int]]] | None = None,
+) -> _Setup:
+    """The techniques, the exact search's verdict (``known``: the verdict deduction already
+    proved, so the search is not run) and the engine that knows the solutions."""
+    if techniques is None:
+        techniques = choose(
+            puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
+        )
     notes: list[str] = []
     solutions: Solutions | None = None
     solution = None
     found: list[list[int]] = []
-    if options.exact:
+    if known is not None:
+        count, found = known
+        solutions, solution = count, (found[0] if count == 1 else None)
+    elif options.exact:
         try:
             count, found = count_solutions(puzzle.model, puzzle.givens, 2, deadline)
             solutions = "2+" if count >= 2 else count
@@ -315,13 +327,25 @@ def grade(
     options = options or GradeOptions()
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout
-    setup = _setup(puzzle, options, deadline)
-    engine = setup.engine
-    broken = None if puzzle.clues is None else engine.check_state(puzzle.clues)
+    model = puzzle.model
+    techniques = choose(puzzle.family, model, options.techniques, options.costs, options.guess)
+    broken = None if puzzle.clues is None else Engine(model, []).check_state(puzzle.clues)
     if broken is not None:  # the file's givens break a rule before any crossing out
+        setup = _setup(puzzle, options, deadline, techniques, known=(0, []))
         run = Run([], list(puzzle.givens), "contradiction", broken)
+    elif not options.exact:
+        setup = _setup(puzzle, options, deadline, techniques)
+        run = setup.engine.run(puzzle.givens)
     else:
-        run = engine.run(puzzle.givens)
+        first, known = _deduce_first(puzzle, techniques, deadline)
+        setup = _setup(puzzle, options, deadline, techniques, known)
+        if known is not None or first.status == "timeout":
+            run = first
+        elif setup.solutions in (1, "2+"):  # the run it began is the one it would have made
+            run = joined(first, setup.engine.run(first.state))
+        else:  # no solution (or unknown): from the start, checking every rule on the way
+            run = setup.engine.run(puzzle.givens)
+    engine = setup.engine
     if run.status == "timeout":
         setup.notes.append(f"timed out after {options.timeout} s; the report is partial")
     return Grade(
@@ -333,6 +357,43 @@ def grade(
         options=options,
         seconds=time.monotonic() - started,
         notes=setup.notes,
+    )
+
+
+def needs_search(technique: Technique) -> bool:
+    """Whether a technique should wait for the exact search: it assumes a unique solution,
+    or it is a global search (lookahead, chains) that skips the values of known solutions."""
+    return technique.needs_unique or not technique.local
+
+
+def _deduce_first(
+    puzzle: Puzzle, techniques: list[Technique], deadline: float | None
+) -> tuple[Run, tuple[int, list[list[int]]] | None]:
+    """The run of the techniques that need no exact search, from the givens, as the engine
+    makes it for a puzzle with a solution (no rule checks on the way), and the verdict it
+    proves: a solve by sound steps ending in a valid grid is the only solution. Otherwise the
+    exact search decides: with a solution, the run goes on from where it paused, as the run
+    knowing the verdict from the start would have (these techniques do not read it), so a
+    report does not depend on whether the search ran first; without one, the run is made
+    again from the givens, checking every rule."""
+    engine = Engine(puzzle.model, techniques, deadline=deadline, verify=False)
+    run = engine.run(puzzle.givens, pause_at=needs_search)
+    if run.status == "solved":
+        values = [single_value(mask) for mask in run.state]
+        if all(c.satisfied_by(values) for c in puzzle.model.constraints):
+            return run, (1, [values])
+    return run, None
+
+
+def joined(first: Run, rest: Run) -> Run:
+    """A run that paused, continued by ``rest`` from where it stopped."""
+    return Run(
+        first.steps + rest.steps,
+        rest.state,
+        rest.status,
+        rest.contradiction,
+        first.elapsed + rest.elapsed,
+        waves=first.waves + rest.waves,
     )
 
 

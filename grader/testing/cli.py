@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import resource
 import subprocess
 import sys
 import time
@@ -29,6 +30,8 @@ class CliResult:
     seconds: float = 0.0
     max_rss_mb: float | None = None
     """Peak memory of the process (only for :func:`run_script`)."""
+    cpu_seconds: float | None = None
+    """CPU seconds (user + system) of the process (only for :func:`run_script`)."""
 
     def json_lines(self) -> list[dict[str, Any]]:
         """The JSON objects printed one per line."""
@@ -76,6 +79,7 @@ def run_script(*args: str, timeout: float = 300, env: dict[str, str] | None = No
     entry = {"grade": "grade_main", "grader": "grader_main"}[args[0]]
     code = _SCRIPT.format(entry=entry, argv=list(args))
     started = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -84,6 +88,8 @@ def run_script(*args: str, timeout: float = 300, env: dict[str, str] | None = No
         env=env,
     )
     seconds = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     rss = None
     lines = []
     for line in done.stderr.splitlines():
@@ -92,4 +98,4 @@ def run_script(*args: str, timeout: float = 300, env: dict[str, str] | None = No
         else:
             lines.append(line)
     stderr = "\n".join(lines)
-    return CliResult(tuple(args), done.returncode, done.stdout, stderr, seconds, rss)
+    return CliResult(tuple(args), done.returncode, done.stdout, stderr, seconds, rss, cpu)
