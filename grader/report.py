@@ -99,10 +99,8 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
     console.print(Panel(Group(*parts), title=title, title_align="left", expand=False))
     if trace:
         print_trace(console, grade)
-    console.print(
-        f"[dim]grader {grade.to_dict()['version']} · {settings_line(grade)}[/dim]",
-        highlight=False,
-    )
+    stamp = f"grader {grade.to_dict()['version']} · {settings_line(grade)}"
+    print_long(console, Text(stamp, style="dim"), hang=2)
 
 
 def settings_line(grade: Grade) -> str:
