@@ -45,3 +45,24 @@ def shared(name: str) -> Path:
             pytest.fail(f"{path} is not available but {REQUIRE_SHARED} is set")
         pytest.skip(f"{path} is not available")
     return path
+
+
+def copy_checkout(target: Path) -> None:
+    """The repository's tracked files (and those not yet committed, not ignored) copied into
+    ``target``, as a fresh clone would hold them; skip the test outside a git checkout."""
+    import shutil
+    import subprocess
+
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    for name in listed.stdout.splitlines():
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)

@@ -9,23 +9,9 @@ import sys
 import pytest
 
 from conftest import EXAMPLES
+from grader.testing.kit import REPORT_KEYS
 
-REQUIRED_KEYS = {
-    "id",
-    "family",
-    "size",
-    "givens",
-    "solutions",
-    "solved",
-    "difficulty",
-    "effort",
-    "level",
-    "hardest",
-    "techniques",
-    "grid",
-    "version",
-    "settings",
-}
+REQUIRED_KEYS = REPORT_KEYS  # the contract the conformance kit checks too
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:

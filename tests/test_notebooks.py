@@ -9,7 +9,6 @@ import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from conftest import REQUIRE_SHARED, ROOT, SHARED_DATA
+from conftest import REQUIRE_SHARED, ROOT, SHARED_DATA, copy_checkout
 from grader.loading import load
 from grader.registry import families
 
@@ -78,19 +77,7 @@ def readme_notebook_commands() -> list[str]:
 def fresh_copy(target: Path) -> Path:
     """The repository's tracked files (and the files not yet committed) in a new folder, made
     a git repository with one commit, so that ``git status`` shows what a run changes."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if listed.returncode != 0:
-        pytest.skip("not a git checkout")
-    for name in listed.stdout.splitlines():
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
+    copy_checkout(target)
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "copy"]):
         subprocess.run([*GIT, *command], cwd=target, check=True, capture_output=True)
     return target

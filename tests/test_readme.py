@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, copy_checkout
 
 SECTIONS = ("## Using it", "## Making puzzles")
 
@@ -49,19 +48,7 @@ def readme_puzzles() -> list[str]:
 def fresh_copy(tmp_path_factory) -> Path:
     """The repository's tracked files (and the files not yet committed) in a new folder."""
     target = tmp_path_factory.mktemp("clone")
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if listed.returncode != 0:
-        pytest.skip("not a git checkout")
-    for name in listed.stdout.splitlines():
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
+    copy_checkout(target)
     return target
 
 
