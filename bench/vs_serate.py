@@ -8,8 +8,9 @@ seconds, user + system, start-up included, as a user would see it). Rows:
   and ER < 4.0: one file per band, given to serate and to ``grade --json`` (one process each);
   agreement is between the two programs' outputs in this run;
 - ``hardest``: the forum's hardest (``bench/sudoku_hardest.py``), one process per puzzle and side,
-  each stopped at ``--cap`` CPU seconds (ours also gets ``--timeout`` of as many wall seconds, so
-  it reports the rating of the steps it took: a lower bound).
+  each stopped by the kernel at ``--cap`` CPU seconds (RLIMIT_CPU; ours also gets ``--timeout`` of
+  three times as many wall seconds, after which it reports the rating of the steps it took, a
+  lower bound).
 
     python bench/vs_serate.py                       # start and the three bands, every 2nd puzzle
     python bench/vs_serate.py --every 1             # every puzzle of the bands (~10 min)
@@ -50,6 +51,9 @@ BANDS = {
 }
 ROWS = ("start", *BANDS, "hardest")
 DEFAULT_ROWS = "start,8.5,6-8,4"
+WALL_PER_CPU = 3.0
+"""Ours under ``--cap C`` also gets ``--timeout`` of this many times C wall seconds: on the busy
+2-core machine a wall limit of C alone stopped it after half of C CPU seconds."""
 
 
 @dataclass
@@ -118,9 +122,9 @@ def run_ours(puzzles: list[str], work: Path, cap: float | None) -> Side:
     source = work / "ours_in.txt"
     source.write_text("".join(p + "\n" for p in puzzles))
     command = [our_program("grade"), "--json", str(source)]
-    if cap is not None:
-        command[2:2] = ["--timeout", str(cap)]
-    child = run_child(command, cpu_cap=None if cap is None else cap + 5)
+    if cap is not None:  # a CPU cap like serate's; the wall timeout ends it gracefully if idle
+        command[2:2] = ["--timeout", str(WALL_PER_CPU * cap)]
+    child = run_child(command, cpu_cap=cap)
     ratings, solved = parse_ours(child.stdout, len(puzzles))
     return Side(child.cpu, child.wall, ratings, solved, child.capped)
 
@@ -143,12 +147,14 @@ def agreement(ours: Side, theirs: Side) -> dict[str, str]:
     }
 
 
-def band_puzzles(data: Path, low: float, high: float, every: int, limit: int | None) -> list[str]:
-    """The CSV's puzzles with low <= ER < high, every n-th, at most ``limit``."""
+def band_puzzles(
+    data: Path, low: float, high: float, every: int, limit: int | None
+) -> tuple[list[str], list[float]]:
+    """The CSV's puzzles with low <= ER < high, every n-th, at most ``limit``, and their ER."""
     with (data / "sudoku_se_dev.csv").open() as handle:
         rows = [r for r in csv.DictReader(handle) if low <= float(r["se_rating"]) < high]
-    chosen = [r["puzzle"] for r in rows[::every]]
-    return chosen[:limit] if limit else chosen
+    chosen = rows[::every][:limit] if limit else rows[::every]
+    return [r["puzzle"] for r in chosen], [float(r["se_rating"]) for r in chosen]
 
 
 TABLE = (
@@ -171,10 +177,11 @@ def fmt(rating: Rating | None) -> str:
 
 
 def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> list[str]:
-    """Each hardest puzzle through both programs, one process each, capped at ``cap``."""
+    """Each hardest puzzle through both programs, one process each, capped at ``cap``: prints
+    a line per puzzle and returns the row of the table (the sums)."""
     lines = [
         f"hardest, one process per puzzle and side, cap {cap:.0f} CPU s each "
-        f"(ours also --timeout {cap:.0f} wall s; '>' = cut at the cap)",
+        f"(ours also --timeout {WALL_PER_CPU * cap:.0f} wall s; '>' = cut)",
         f"  {'puzzle':<24} {'published':>14} {'serate':>14} {'ours':>14} "
         f"{'serate cpu':>10} {'ours cpu':>9} {'ratio':>6}",
     ]
@@ -201,9 +208,7 @@ def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> l
         )
         print(line, flush=True)
         lines.append(line)
-    count = len(total_ours.ratings)
-    lines.append(table_line("hardest (capped)", count, total_ours, total_theirs))
-    return lines
+    return [table_line("hardest (capped)", len(total_ours.ratings), total_ours, total_theirs)]
 
 
 def main() -> int:
@@ -235,17 +240,20 @@ def main() -> int:
                 table += hardest(classpath, work, args.cap, args.only)
                 continue
             if row == "start":
-                label, puzzles = "start (1 easy)", band_puzzles(args.data, 0, 1.3, 1, 1)
+                label, (puzzles, listed) = "start (1 easy)", band_puzzles(args.data, 0, 1.3, 1, 1)
             else:
-                name, low, high = BANDS[row]
-                label, puzzles = name, band_puzzles(args.data, low, high, args.every, args.limit)
+                label, low, high = BANDS[row]
+                puzzles, listed = band_puzzles(args.data, low, high, args.every, args.limit)
             theirs = run_serate(classpath, puzzles, work, None)
             ours = run_ours(puzzles, work, None)
             line = table_line(label, len(puzzles), ours, theirs)
+            pairs = zip(theirs.ratings, listed, strict=True)
+            as_listed = sum(r is not None and r[0] == e for r, e in pairs)
             detail = (
                 f"    wall s: ours {ours.wall:.2f}, serate {theirs.wall:.2f}; "
                 f"per puzzle cpu s: ours {ours.cpu / len(puzzles):.3f}, "
-                f"serate {theirs.cpu / len(puzzles):.3f}; load {load()}"
+                f"serate {theirs.cpu / len(puzzles):.3f}; serate ER = the CSV's "
+                f"{as_listed}/{len(puzzles)}; load {load()}"
             )
             if not table:
                 print(TABLE)
