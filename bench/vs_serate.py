@@ -1,0 +1,267 @@
+"""Our sudoku grading beside Sudoku Explainer's serate (1.2.1.3), the same puzzles in one run.
+
+Both programs run as child processes, one at a time, and each whole process is measured (CPU
+seconds, user + system, start-up included, as a user would see it). Rows:
+
+- ``start``: one easy puzzle each way (mostly start-up: the JVM against Python and our imports);
+- ``8.5``, ``6-8``, ``4``: the puzzles of ``sudoku_se_dev.csv`` with SE ER >= 8.5, 6.0 <= ER < 8.0
+  and ER < 4.0: one file per band, given to serate and to ``grade --json`` (one process each);
+  agreement is between the two programs' outputs in this run;
+- ``hardest``: the forum's hardest (``bench/sudoku_hardest.py``), one process per puzzle and side,
+  each stopped by the kernel at ``--cap`` CPU seconds (RLIMIT_CPU; ours also gets ``--timeout`` of
+  three times as many wall seconds, after which it reports the rating of the steps it took, a
+  lower bound).
+
+    python bench/vs_serate.py                       # start and the three bands, every 2nd puzzle
+    python bench/vs_serate.py --every 1             # every puzzle of the bands (~10 min)
+    python bench/vs_serate.py --rows hardest --cap 30
+    python bench/vs_serate.py --rows 4 --limit 20 --data /work/shared/data
+
+Needs ``GRADER_SERATE_CP`` (``../shared/anchors/build.sh``); exits 2 with one line without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sudoku_hardest import HARDEST
+from vs_common import (
+    DEFAULT_DATA,
+    header,
+    load,
+    our_program,
+    percent,
+    ratio,
+    reference,
+    run_child,
+)
+
+Rating = tuple[float, float, float]
+BANDS = {
+    "8.5": ("SE ER >= 8.5", 8.5, math.inf),
+    "6-8": ("SE 6.0-7.9", 6.0, 8.0),
+    "4": ("SE < 4", 0.0, 4.0),
+}
+ROWS = ("start", *BANDS, "hardest")
+DEFAULT_ROWS = "start,8.5,6-8,4"
+WALL_PER_CPU = 3.0
+"""Ours under ``--cap C`` also gets ``--timeout`` of this many times C wall seconds: on the busy
+2-core machine a wall limit of C alone stopped it after half of C CPU seconds."""
+
+
+@dataclass
+class Side:
+    """One program's results on a row: CPU and wall seconds, ratings (None: none given)."""
+
+    cpu: float = 0.0
+    wall: float = 0.0
+    ratings: list[Rating | None] = field(default_factory=list)
+    solved: list[bool] = field(default_factory=list)
+    capped: bool = False
+
+
+def serate_command(classpath: str, puzzles: Path, output: Path) -> list[str]:
+    """The serate invocation of the anchors README."""
+    return [
+        "java",
+        "-Xrs",
+        "-Xmx1500m",
+        "-cp",
+        classpath,
+        "diuf.sudoku.test.serate",
+        f"--input={puzzles}",
+        f"--output={output}",
+        "--format=%g ED=%r/%p/%d",
+    ]
+
+
+def parse_serate(output: Path, count: int) -> list[Rating | None]:
+    """Serate's ratings, one per input line (None for missing lines or 0.0, its error)."""
+    ratings: list[Rating | None] = []
+    lines = output.read_text().splitlines() if output.exists() else []
+    for line in lines[:count]:
+        er, ep, ed = (float(x) for x in line.rsplit("ED=", 1)[1].split("/"))
+        ratings.append(None if er == 0.0 else (er, ep, ed))
+    return ratings + [None] * (count - len(ratings))
+
+
+def parse_ours(stdout: str, count: int) -> tuple[list[Rating | None], list[bool]]:
+    """Our ratings from ``grade --json`` lines (of the steps taken when unsolved; None when
+    missing), and whether each puzzle ended solved."""
+    ratings: list[Rating | None] = []
+    solved: list[bool] = []
+    for line in stdout.splitlines():
+        if line.startswith("{"):
+            report = json.loads(line)
+            er = report.get("er")
+            ratings.append(None if er is None else (er, report["ep"], report["ed"]))
+            solved.append(bool(report.get("solved")))
+    missing = count - len(ratings)
+    return ratings[:count] + [None] * missing, solved[:count] + [False] * missing
+
+
+def run_serate(classpath: str, puzzles: list[str], work: Path, cap: float | None) -> Side:
+    """Serate on a file of puzzles, one process."""
+    source, output = work / "serate_in.txt", work / "serate_out.txt"
+    source.write_text("".join(p + "\n" for p in puzzles))
+    output.unlink(missing_ok=True)
+    child = run_child(serate_command(classpath, source, output), cpu_cap=cap)
+    ratings = parse_serate(output, len(puzzles))
+    return Side(child.cpu, child.wall, ratings, [r is not None for r in ratings], child.capped)
+
+
+def run_ours(puzzles: list[str], work: Path, cap: float | None) -> Side:
+    """``grade --json`` on a file of puzzles, one process."""
+    source = work / "ours_in.txt"
+    source.write_text("".join(p + "\n" for p in puzzles))
+    command = [our_program("grade"), "--json", str(source)]
+    if cap is not None:  # a CPU cap like serate's; the wall timeout ends it gracefully if idle
+        command[2:2] = ["--timeout", str(WALL_PER_CPU * cap)]
+    child = run_child(command, cpu_cap=cap)
+    ratings, solved = parse_ours(child.stdout, len(puzzles))
+    return Side(child.cpu, child.wall, ratings, solved, child.capped)
+
+
+def agreement(ours: Side, theirs: Side) -> dict[str, str]:
+    """ER exact / within ±0.1, EP and ED exact, over the puzzles both sides rated."""
+    pairs = [
+        (a, b)
+        for a, b, solved in zip(ours.ratings, theirs.ratings, ours.solved, strict=True)
+        if a and b and solved
+    ]
+    n = len(pairs)
+    close = sum(abs(a[0] - b[0]) <= 0.1 + 1e-9 for a, b in pairs)
+    return {
+        "both": f"{n}/{len(ours.ratings)}",
+        "er": percent(sum(a[0] == b[0] for a, b in pairs), n),
+        "er01": percent(close, n),
+        "ep": percent(sum(a[1] == b[1] for a, b in pairs), n),
+        "ed": percent(sum(a[2] == b[2] for a, b in pairs), n),
+    }
+
+
+def band_puzzles(
+    data: Path, low: float, high: float, every: int, limit: int | None
+) -> tuple[list[str], list[float]]:
+    """The CSV's puzzles with low <= ER < high, every n-th, at most ``limit``, and their ER."""
+    with (data / "sudoku_se_dev.csv").open() as handle:
+        rows = [r for r in csv.DictReader(handle) if low <= float(r["se_rating"]) < high]
+    chosen = rows[::every][:limit] if limit else rows[::every]
+    return [r["puzzle"] for r in chosen], [float(r["se_rating"]) for r in chosen]
+
+
+TABLE = (
+    f"{'row':<18} {'puzzles':>7} {'ours cpu s':>10} {'serate cpu s':>12} {'ratio':>6}  "
+    f"{'both rated':>10} {'ER exact':>8} {'ER ±0.1':>8} {'EP exact':>8} {'ED exact':>8}"
+)
+
+
+def table_line(label: str, count: int, ours: Side, theirs: Side) -> str:
+    agree = agreement(ours, theirs)
+    return (
+        f"{label:<18} {count:>7} {ours.cpu:>10.2f} {theirs.cpu:>12.2f} "
+        f"{ratio(ours.cpu, theirs.cpu):>6}  {agree['both']:>10} {agree['er']:>8} "
+        f"{agree['er01']:>8} {agree['ep']:>8} {agree['ed']:>8}"
+    )
+
+
+def fmt(rating: Rating | None) -> str:
+    return "-" if rating is None else "/".join(f"{x:.1f}" for x in rating)
+
+
+def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> list[str]:
+    """Each hardest puzzle through both programs, one process each, capped at ``cap``: prints
+    a line per puzzle and returns the row of the table (the sums)."""
+    lines = [
+        f"hardest, one process per puzzle and side, cap {cap:.0f} CPU s each "
+        f"(ours also --timeout {WALL_PER_CPU * cap:.0f} wall s; '>' = cut)",
+        f"  {'puzzle':<24} {'published':>14} {'serate':>14} {'ours':>14} "
+        f"{'serate cpu':>10} {'ours cpu':>9} {'ratio':>6}",
+    ]
+    print(*lines, sep="\n", flush=True)
+    total_ours, total_theirs = Side(), Side()
+    for name, text, published, _source in HARDEST:
+        if only and not any(o.lower() in name.lower() for o in only):
+            continue
+        theirs = run_serate(classpath, [text], work, cap)
+        ours = run_ours([text], work, cap)
+        ours_cut = ours.capped or not ours.solved[0]
+        for total, side in ((total_ours, ours), (total_theirs, theirs)):
+            total.cpu += side.cpu
+            total.wall += side.wall
+            total.ratings += side.ratings
+            total.solved += side.solved
+        mark_t = ">" if theirs.capped else " "
+        mark_o = ">" if ours_cut else " "
+        pub = "/".join("-" if x is None else f"{x:.1f}" for x in published)
+        line = (
+            f"  {name:<24} {pub:>14} {fmt(theirs.ratings[0]):>14} {fmt(ours.ratings[0]):>14} "
+            f"{mark_t}{theirs.cpu:>9.1f} {mark_o}{ours.cpu:>8.1f} "
+            f"{ratio(ours.cpu, theirs.cpu):>6}"
+        )
+        print(line, flush=True)
+        lines.append(line)
+    return [table_line("hardest (capped)", len(total_ours.ratings), total_ours, total_theirs)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared data folder")
+    parser.add_argument(
+        "--rows", default=DEFAULT_ROWS, help=f"comma-separated, of {','.join(ROWS)}"
+    )
+    parser.add_argument("--every", type=int, default=2, help="every n-th puzzle of each band")
+    parser.add_argument("--limit", type=int, default=None, help="at most n puzzles per band")
+    parser.add_argument("--cap", type=float, default=30.0, help="hardest: CPU s per puzzle")
+    parser.add_argument("--only", nargs="*", default=None, help="hardest: names (substrings)")
+    args = parser.parse_args()
+    rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = [r for r in rows if r not in ROWS]
+    if unknown or args.every < 1:
+        parser.error(f"unknown rows {unknown} (choose from {','.join(ROWS)})")
+    classpath = reference("GRADER_SERATE_CP", "vs_serate")
+    our_program("grade")
+    if any(r in BANDS for r in rows) and not (args.data / "sudoku_se_dev.csv").exists():
+        print(f"vs_serate: no sudoku_se_dev.csv in {args.data} (use --data DIR)", file=sys.stderr)
+        return 2
+    print(header("vs_serate: ours (grade --json) beside serate 1.2.1.3"), flush=True)
+    table: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for row in rows:
+            if row == "hardest":
+                table += hardest(classpath, work, args.cap, args.only)
+                continue
+            if row == "start":
+                label, (puzzles, listed) = "start (1 easy)", band_puzzles(args.data, 0, 1.3, 1, 1)
+            else:
+                label, low, high = BANDS[row]
+                puzzles, listed = band_puzzles(args.data, low, high, args.every, args.limit)
+            theirs = run_serate(classpath, puzzles, work, None)
+            ours = run_ours(puzzles, work, None)
+            line = table_line(label, len(puzzles), ours, theirs)
+            pairs = zip(theirs.ratings, listed, strict=True)
+            as_listed = sum(r is not None and r[0] == e for r, e in pairs)
+            detail = (
+                f"    wall s: ours {ours.wall:.2f}, serate {theirs.wall:.2f}; "
+                f"per puzzle cpu s: ours {ours.cpu / len(puzzles):.3f}, "
+                f"serate {theirs.cpu / len(puzzles):.3f}; serate ER = the CSV's "
+                f"{as_listed}/{len(puzzles)}; load {load()}"
+            )
+            if not table:
+                print(TABLE)
+            print(line, detail, sep="\n", flush=True)
+            table.append(line)
+    print(f"\n{TABLE}", *table, f"load at the end {load()}", sep="\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
