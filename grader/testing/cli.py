@@ -65,8 +65,21 @@ def run_cli(*args: str) -> CliResult:
 
 _SCRIPT = """
 import atexit, resource, sys
-atexit.register(lambda: print("max_rss_kb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                              file=sys.stderr))
+
+
+def peak_kb():
+    # VmHWM is this program's own peak: ru_maxrss also counts the parent's memory copied at fork.
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+atexit.register(lambda: print("max_rss_kb", peak_kb(), file=sys.stderr))
 from grader.cli import {entry}
 sys.argv = {argv!r}
 {entry}()
