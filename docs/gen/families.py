@@ -48,16 +48,23 @@ def load_examples(name: str) -> dict[str, Any]:
 
 
 def run_example(family: Family, name: str, entry: dict[str, Any]) -> tuple[Any, ...]:
-    """The example's puzzle, first wave and explainer; raises if another technique fires."""
+    """The example's puzzle, the state before its wave, the wave's steps, the explainer and the
+    techniques by name; raises if another technique fires. The state is the file's givens
+    after ``replay`` waves of the default table, one fresh ``run(max_steps=1)`` each."""
     puzzle = puzzle_from_dict(entry["puzzle"], f"{family.name} {name} example", name)
     model = puzzle.model
     _, found = count_solutions(model, puzzle.givens, 2)
+    engine = Engine(model, choose(family, model), solutions=found)
+    state = list(puzzle.givens)
+    for _ in range(entry.get("replay", 0)):
+        state = list(engine.run(state, max_steps=1).state)
     techniques = choose(family, model, guess=name == "guess")
-    run = Engine(model, techniques, solutions=found).run(puzzle.givens, max_steps=1)
+    run = Engine(model, techniques, solutions=found).run(state, max_steps=1)
     if not run.steps or run.steps[0].technique != name:
         fired = run.steps[0].technique if run.steps else "nothing"
         raise RuntimeError(f"{family.name}: the {name} example fires {fired}")
-    return puzzle, run.steps, Explainer(model, techniques), {t.name: t for t in techniques}
+    by_name = {t.name: t for t in techniques}
+    return puzzle, state, run.steps, Explainer(model, techniques), by_name
 
 
 def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, Any]) -> str:
@@ -77,20 +84,32 @@ def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, 
         reason = doc.get("missing", {}).get(name, "no example state was found yet")
         lines += [f'!!! note "No picture"\n    {reason}', ""]
         return "\n".join(lines)
-    puzzle, steps, ex, by_name = run_example(family, name, entry)
+    puzzle, state, steps, ex, by_name = run_example(family, name, entry)
     step = steps[0]
     picture = f"img/{family.name}/{name}.svg"
     with mkdocs_gen_files.open(f"families/{picture}", "w") as out:
-        out.write(svg(step_board(puzzle, list(puzzle.givens), step, by_name[name])))
+        out.write(svg(step_board(puzzle, state, step, by_name[name])))
     more = len(steps) - 1
     wave = f" The same wave takes {more} more step(s) of it." if more else ""
+    replay = entry.get("replay", 0)
+    where = (
+        f"the puzzle below after {replay} waves of its solve"
+        if replay
+        else "the puzzle below (its first wave)"
+    )
     lines += [
         f"![{name} fires on this state]({picture})",
         "",
         f"> {ex.text(step)}",
         "",
         f"<small>Blue: the unit read; yellow: the cells it used; green: what it concludes. "
-        f"State from {entry['found_in']}.{wave}</small>",
+        f"The state: {where}, from {entry['found_in']}.{wave}</small>",
+        "",
+        '??? example "The puzzle file"',
+        "",
+        "    ```json",
+        "    " + json.dumps(entry["puzzle"], ensure_ascii=False),
+        "    ```",
         "",
     ]
     return "\n".join(lines)
@@ -120,6 +139,29 @@ def reach_table(family: Family) -> str:
         out = ", ".join(family.out_of_reach.get(size, ())) or "—"
         rows.append(f"| {family.size_text(size)} | {reached} | {out} |")
     return "\n".join(rows)
+
+
+def other_tables(family: Family, names: set[str]) -> str:
+    """The techniques that the tables of the project's other examples of the family (other
+    options, other sizes) have beside the page's table."""
+    from grader.loading import load
+
+    extra: dict[str, tuple[float, str, str]] = {}
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        for puzzle in load(str(path)):
+            if puzzle.family is not family:
+                continue
+            for spec in technique_table(family, puzzle.model):
+                if spec.technique_name not in names:
+                    extra.setdefault(spec.technique_name, (spec.cost, spec.level, path.name))
+    if not extra:
+        return ""
+    rows = ", ".join(f"`{n}` ({cost:g}, {level})" for n, (cost, level, _) in extra.items())
+    files = ", ".join(sorted({f"`examples/{f}`" for _, _, f in extra.values()}))
+    return (
+        f"With other options the table has more techniques ({files}): {rows}. Their "
+        "pictures are not drawn here.\n"
+    )
 
 
 def family_page(name: str, family: Family) -> str:
@@ -168,6 +210,7 @@ def family_page(name: str, family: Family) -> str:
         "",
         "## Techniques",
         "",
+        other_tables(family, {s.technique_name for s in specs}),
         f"Every technique of `grader techniques {name}`, cheapest first. Each picture is a "
         "real state (`rules/" + name + "/technique_examples.json`, found by "
         "`bench/technique_examples.py`) whose first wave with the default table is that "
