@@ -43,7 +43,7 @@ from grader.exact import count_solutions
 from grader.family import Family
 from grader.generator import Request, generate
 from grader.loading import load, puzzle_from_dict
-from grader.model import Model, is_single
+from grader.model import Model
 from grader.registry import families
 from grader.step import Step
 
@@ -186,29 +186,36 @@ def stuck_states(
     rng: random.Random,
     stop: float,
 ) -> Iterator[dict[str, Any]]:
-    """Files where the techniques ``cap`` are stuck from the start and the solution is unique:
-    cells of a random solution revealed one by one, each time propagated with ``cap``."""
+    """Files where the techniques ``cap`` get stuck and the solution is unique: hints of a
+    random solution (its cells, and the family's other hints: signs, clues) revealed one by
+    one in random order, each time propagated with ``cap``, until the state is unique."""
     template = family.empty_model(size, options)
     while time.monotonic() < stop:
         solution = family.random_solution(template, rng)
-        model = template
-        extra = family.extra_hints(template, solution)
-        if extra:
-            model = family.with_hints(template, [h for h in extra if rng.random() < 0.3])
-        engine = Engine(model, [t for t in choose(family, model) if t.name in cap])
-        state = list(family.start_state(model, model.initial_state()))
-        order = list(range(len(state)))
-        rng.shuffle(order)
-        for var in order:
-            if is_single(state[var]) or model.variables[var].row < 0:
-                continue
-            state[var] = 1 << solution[var]
+        model, solution = family.solution_model(template, solution)
+        hints: list[Any] = [("hint", h) for h in family.extra_hints(model, solution)]
+        if family.cell_hints:
+            hints += [("cell", v) for v, x in enumerate(model.variables) if x.row >= 0]
+        rng.shuffle(hints)
+        shown: list[Any] = []
+        cells: dict[int, int] = {}
+        for kind, hint in hints:
+            if time.monotonic() > stop:
+                return
+            if kind == "hint":
+                shown.append(hint)
+            else:
+                cells[hint] = solution[hint]
+            current = family.with_hints(model, sorted(shown)) if shown else model
+            state = list(family.start_state(current, current.initial_state()))
+            for var, value in cells.items():
+                state[var] &= 1 << value
+            engine = Engine(current, [t for t in choose(family, current) if t.name in cap])
             engine.deadline = stop
             run = engine.settle(state)
             if run.status != "stuck":
                 break
-            state = list(run.state)
-            data = without_solution(family.to_data(model, state))
+            data = without_solution(family.to_data(current, list(run.state)))
             count, _ = count_solutions(*_model_and_givens(data), 2)
             if count == 1:
                 yield data
@@ -221,9 +228,27 @@ def _model_and_givens(data: dict[str, Any]) -> tuple[Model, list[int]]:
 
 
 STUCK: dict[str, list[tuple[tuple[int, int], dict, str]]] = {
-    "binairo": [((6, 6), {}, "expert"), ((8, 8), {}, "expert"), ((6, 6), {}, "extreme")],
+    "binairo": [
+        ((6, 6), {}, "expert"),
+        ((8, 8), {}, "expert"),
+        ((10, 10), {}, "expert"),
+        ((6, 6), {}, "extreme"),
+    ],
     "tango": [((6, 6), {}, "expert"), ((6, 6), {}, "extreme")],
-    "sudoku": [((9, 9), {}, "trivial"), ((6, 6), {}, "trivial"), ((4, 4), {}, "trivial")],
+    "sudoku": [
+        ((9, 9), {}, "hard"),
+        ((9, 9), {}, "trivial"),
+        ((9, 9), {}, "expert"),
+        ((6, 6), {}, "normal"),
+    ],
+    "siteswap": [
+        ((4, 5), {}, "trivial"),
+        ((4, 5), {}, "easy"),
+        ((5, 5), {}, "normal"),
+        ((4, 5), {}, "expert"),
+    ],
+    "pairplace": [((7, 8), {}, "expert"), ((5, 6), {}, "expert")],
+    "path": [((5, 5), {}, "expert"), ((6, 6), {}, "expert")],
 }
 """Per family: (size, options, the level whose techniques are stuck) of the stuck states."""
 
@@ -239,16 +264,20 @@ PLANS: dict[str, list[tuple[tuple[int, int], str, dict]]] = {
         ((9, 9), "normal", {}),
         ((9, 9), "hard", {}),
         ((9, 9), "expert", {}),
-        ((9, 9), "5.5-6.5", {}),
-        ((9, 9), "7.0-8.0", {}),
         ((6, 6), "expert", {}),
+        ((9, 9), "3.6-4.4", {}),
+        ((9, 9), "4.5-5.5", {}),
+        ((9, 9), "5.6-6.4", {}),
+        ((9, 9), "7.0-8.0", {}),
+        ((9, 9), "8.0-9.0", {}),
     ],
     "siteswap": [
-        ((3, 4), "normal", {}),
-        ((4, 3), "hard", {}),
-        ((3, 4), "expert", {}),
-        ((4, 5), "expert", {}),
-        ((5, 4), "extreme", {}),
+        ((4, 3), "easy", {"nontrivial": True, "distinct": True}),
+        ((4, 4), "easy", {"nontrivial": True}),
+        ((4, 4), "normal", {"nontrivial": True}),
+        ((4, 5), "normal", {"nontrivial": True}),
+        ((4, 4), "hard", {"nontrivial": True}),
+        ((4, 5), "hard", {"nontrivial": True}),
     ],
     "path": [
         ((6, 6), "normal", {"decoys": 2}),
@@ -310,17 +339,18 @@ def project_examples(family: str) -> Iterator[tuple[str, dict]]:
                 yield f"examples/{path.name} ({puzzle.id})", data
 
 
-def search(run: Search, minutes: float, seed: int) -> None:
+def search(run: Search, minutes: float, seed: int, stuck_only: bool = False) -> None:
     """Solve the project's examples and generated puzzles until time is up; then stuck states
-    for the costliest techniques still missing."""
+    for the costliest techniques still missing (only those with ``stuck_only``)."""
     name = run.family.name
-    stop = time.monotonic() + 60 * minutes * (0.6 if name in STUCK else 1.0)
+    share = 0.0 if stuck_only else 0.6 if name in STUCK else 1.0
+    stop = time.monotonic() + 60 * minutes * share
     sources = itertools.chain(project_examples(name), generated(name, seed, stop))
     for label, source in sources:
         if time.monotonic() > stop or run.done():
             break
         run.explore(source, label, stop)
-    stop = time.monotonic() + 60 * minutes * 0.4
+    stop = time.monotonic() + 60 * minutes * (1 - share)
     rng = random.Random(seed)
     cases = itertools.cycle(STUCK.get(name, []))
     while name in STUCK and time.monotonic() < stop and not run.done():
@@ -330,9 +360,9 @@ def search(run: Search, minutes: float, seed: int) -> None:
         for number, data in enumerate(states):
             where = (
                 f"a {size[0]}x{size[1]} state where the techniques up to {level} are stuck "
-                f"from the start (bench/technique_examples.py --seed {seed})"
+                f"(bench/technique_examples.py --seed {seed})"
             )
-            run.try_file(data, where)
+            run.explore(data, where, stop)
             if time.monotonic() > stop or number >= 30:
                 break
 
@@ -358,6 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=4.0, help="search time per family")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the examples already found")
+    parser.add_argument(
+        "--stuck-only", action="store_true", help="look only at states stuck from the start"
+    )
     args = parser.parse_args(argv)
     known = families()
     missing: dict[str, list[str]] = {}
@@ -372,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         run = Search(known[name], found)
         try:
-            search(run, args.minutes, args.seed)
+            search(run, args.minutes, args.seed, args.stuck_only)
         finally:
             write(run, reasons)
         missing[name] = run.missing()

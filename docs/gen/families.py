@@ -29,9 +29,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def plain(docstring: str | None) -> str:
-    """A module docstring as Markdown: reST roles and double backticks made plain code."""
-    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", docstring or "")
-    return text.replace("``", "`").strip()
+    """A module docstring as Markdown: the sentences naming modules (where the code lives)
+    left out, reST roles and double backticks made plain code."""
+    paragraphs = []
+    for paragraph in (docstring or "").strip().split("\n\n"):
+        sentences = re.split(r"(?<=[.)])\s+(?=[A-Z])", " ".join(paragraph.split()))
+        kept = [s for s in sentences if ":mod:" not in s]
+        if kept:
+            paragraphs.append(" ".join(kept))
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", "\n\n".join(paragraphs))
+    return text.replace("``", "`")
+
+
+BINARY_RULES = (
+    "Each cell holds one of two values; no row or column has three equal cells in a row, and "
+    "each row and column holds as many of one value as of the other (a *balanced* line)."
+)
+MORE_RULES = {
+    "binairo": f"{BINARY_RULES} The values are `0` and `1`; with `unique_lines` no two rows "
+    "and no two columns are equal.",
+    "tango": f"{BINARY_RULES} The values are suns `S` and moons `M`; a `=` sign between two "
+    "neighbours says they are equal, a `x` sign that they differ.",
+}
+"""The rules the binary families' docstrings only name (``rules/binary/model.py``: balanced
+lines, no three in a row, distinct lines when asked)."""
 
 
 def svg(board: Any) -> str:
@@ -183,6 +204,8 @@ def family_page(name: str, family: Family) -> str:
         "",
         plain(module.__doc__),
         "",
+        MORE_RULES.get(name, ""),
+        "",
         f"Options (a file's `rules`, `grader generate --rule KEY=VALUE`):\n\n{options}"
         if options
         else "",
@@ -198,8 +221,9 @@ def family_page(name: str, family: Family) -> str:
         "",
         "## Levels",
         "",
-        f"Levels: {family.levels_text()}. A puzzle's level is the level of its hardest step "
-        "(see [Ratings and levels](../ratings.md)).",
+        f"Levels: {family.levels_text()}. A puzzle's level is the highest level among the "
+        "techniques its solve uses, or for a family rated on a numeric scale the band of its "
+        "difficulty (see [Ratings and levels](../ratings.md)).",
         "",
         levels_table(family, specs),
         "",
@@ -213,8 +237,11 @@ def family_page(name: str, family: Family) -> str:
         other_tables(family, {s.technique_name for s in specs}),
         f"Every technique of `grader techniques {name}`, cheapest first. Each picture is a "
         "real state (`rules/" + name + "/technique_examples.json`, found by "
-        "`bench/technique_examples.py`) whose first wave with the default table is that "
-        "technique; the sentence under it is the step's explanation.",
+        "`bench/technique_examples.py`) where that technique is the cheapest productive one "
+        "with the default table: the puzzle's first wave, or the wave after replaying the "
+        "first waves of its solve where a file cannot hold the state (a partial path, pencil "
+        "marks). The sentence under it is the step's explanation, as `grade --trace` prints "
+        "it.",
         "",
     ]
     for spec in specs:
