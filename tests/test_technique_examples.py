@@ -22,8 +22,11 @@ from grader.registry import families
 from soundness import removed_values
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_MISSING = 3
-"""At most this many techniques of one family may lack an example (each with its reason)."""
+MAX_MISSING = {"sudoku": 15}
+"""At most this many techniques of a family may lack an example, each with its reason (3 when
+not named). Sudoku's table has 35 techniques rated on SE's scale up to the nested chains
+(SE 9.5-11+), far above the SE 8.0 the generator reaches at 9x9, so its states come from
+generated puzzles only where they can (the page says which are left out and why)."""
 
 
 def own_families() -> dict[str, Family]:
@@ -65,7 +68,8 @@ def test_every_technique_has_an_example_or_a_short_reason(name):
         f"{name}: no example for {sorted(set(names) - set(examples) - set(missing))} "
         "(python bench/technique_examples.py --family NAME --keep)"
     )
-    assert len(missing) <= MAX_MISSING, f"{name}: too many techniques without example: {missing}"
+    limit = MAX_MISSING.get(name, 3)
+    assert len(missing) <= limit, f"{name}: too many techniques without example: {missing}"
     assert all(isinstance(why, str) and len(why) > 20 for why in missing.values()), missing
 
 
