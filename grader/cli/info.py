@@ -37,6 +37,14 @@ def grader_schema(
 def grader_techniques(
     family: Annotated[str, typer.Argument(help="A family name.")],
     costs: CostsOpt = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="A JSON list of the techniques (technique, title, cost, level, default, "
+            "description), for scripts.",
+        ),
+    ] = False,
 ) -> None:
     from rich.table import Table
 
@@ -51,6 +59,20 @@ def grader_techniques(
     sample = puzzle_from_dict(fam.example, f"{family} example", "example").model
     specs = technique_table(fam, sample)
     built = build_table(fam, specs, load_costs(costs) if costs else None)  # grade's check
+    if as_json:
+        rows = [
+            {
+                "technique": technique.name,
+                "title": technique.title,
+                "cost": technique.cost,
+                "level": spec.level,
+                "default": spec.default,
+                "description": technique.description,
+            }
+            for spec, technique in zip(specs, built, strict=True)
+        ]
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
     table = Table(title=f"{fam.title} techniques")
     for column in ("technique", "cost", "level", "default", "description"):
         table.add_column(column)
