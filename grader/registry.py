@@ -26,7 +26,14 @@ def families() -> dict[str, Family]:
     return dict(sorted(found.items()))
 
 
+@cache
 def get_family(name: str) -> Family | None:
+    """The installed family of that name; only its own entry point is loaded when it is named
+    after the family (start-up of a command reading one family's files)."""
+    for entry in entry_points(group=FAMILY_GROUP, name=name):
+        family = entry.load()
+        if family.name in (name, None, ""):
+            return family
     return families().get(name)
 
 
