@@ -22,6 +22,8 @@ examples go to ``rules/<family>/technique_examples.json`` with the wave's conclu
     python bench/technique_examples.py                      # every family, a few minutes each
     python bench/technique_examples.py --family sudoku --minutes 20 --keep
 
+``--alone`` also keeps, for a technique still without one, a state where it fires run alone
+(a cheaper technique fires there too; the test and the page run it alone, and the page says so).
 ``--keep`` keeps the examples already in the files. The last lines name the techniques still
 without an example.
 """
@@ -72,10 +74,10 @@ def pairs(model: Model, assignments: list[tuple[int, int]]) -> list[list[str]]:
 
 def waves(
     data: dict[str, Any], limit: int | None = None
-) -> Iterator[tuple[int, list[Step], Model, list[int]]]:
-    """(waves before, steps, model, state before) of each wave of a unique puzzle file's solve,
-    one fresh ``run(max_steps=1)`` a wave as the test replays them; where the default table is
-    stuck, guess's wave. Nothing for a file that does not load or is not unique."""
+) -> Iterator[tuple[int, list[Step], Model, list[int], list[list[int]]]]:
+    """(waves before, steps, model, state before, solutions) of each wave of a unique puzzle
+    file's solve, one fresh ``run(max_steps=1)`` a wave as the test replays them; where the
+    default table is stuck, guess's wave. Nothing for a file that does not load or is not unique."""
     try:
         puzzle = puzzle_from_dict(data, "candidate", "candidate")
         count, found = count_solutions(puzzle.model, puzzle.givens, 2, time.monotonic() + 10)
@@ -98,18 +100,37 @@ def waves(
                 guessing = Engine(model, choose(puzzle.family, model, guess=True), solutions=found)
                 guessed = guessing.run(state, max_steps=1)
                 if guessed.steps:
-                    yield number, guessed.steps, model, state
+                    yield number, guessed.steps, model, state, found
             return
-        yield number, run.steps, model, state
+        yield number, run.steps, model, state, found
         state = list(run.state)
 
 
-def entry(data: dict, replay: int, steps: list[Step], where: str) -> dict[str, Any]:
+def alone_waves(
+    family: Family, model: Model, state: list[int], names: list[str], found: list[list[int]]
+) -> Iterator[tuple[str, list[Step]]]:
+    """(technique, steps) of each technique of ``names`` that fires run alone on ``state``
+    (a cheaper technique may fire there too)."""
+    for technique in choose(family, model, guess=True):
+        if technique.name not in names:
+            continue
+        engine = Engine(model, [technique], solutions=found)
+        engine.deadline = time.monotonic() + WAVE_SECONDS
+        run = engine.run(state, max_steps=1)
+        if run.steps and run.status != "contradiction":
+            yield technique.name, run.steps
+
+
+def entry(
+    data: dict, replay: int, steps: list[Step], where: str, alone: bool = False
+) -> dict[str, Any]:
     """An example as the file keeps it."""
     model = puzzle_from_dict(data, "example", "example").model
     out: dict[str, Any] = {"puzzle": data}
     if replay:
         out["replay"] = replay
+    if alone:
+        out["alone"] = True
     out["placements"] = pairs(model, [a for s in steps for a in s.placements])
     out["eliminations"] = pairs(model, [a for s in steps for a in s.eliminations])
     out["steps"] = len(steps)
@@ -117,16 +138,18 @@ def entry(data: dict, replay: int, steps: list[Step], where: str) -> dict[str, A
     return out
 
 
-def rank(example: dict[str, Any]) -> tuple[bool, int]:
-    """Lower is better: a first wave over a replayed one, then fewer steps."""
-    return bool(example.get("replay")), example["steps"]
+def rank(example: dict[str, Any]) -> tuple[bool, bool, int]:
+    """Lower is better: the cheapest productive technique over one run alone, a first wave
+    over a replayed one, then fewer steps."""
+    return bool(example.get("alone")), bool(example.get("replay")), example["steps"]
 
 
 class Search:
     """The examples of one family found so far, and the files already tried."""
 
-    def __init__(self, family: Family, found: dict[str, dict]) -> None:
+    def __init__(self, family: Family, found: dict[str, dict], alone: bool = False) -> None:
         self.family = family
+        self.alone = alone
         self.costs = table(family)
         self.found = found
         self.seen: set[str] = set()
@@ -136,7 +159,7 @@ class Search:
 
     def done(self) -> bool:
         """Every technique has a first-wave example of a single step."""
-        return all(n in self.found and rank(self.found[n]) == (False, 1) for n in self.costs)
+        return all(n in self.found and rank(self.found[n]) == (False, False, 1) for n in self.costs)
 
     def offer(self, new: dict[str, Any], tech: str) -> bool:
         """Keep ``new`` as ``tech``'s example if it is the first or a better one."""
@@ -147,6 +170,7 @@ class Search:
             return False
         self.found[tech] = new
         kind = f"after {new['replay']} waves" if new.get("replay") else "first wave"
+        kind += ", run alone" if new.get("alone") else ""
         print(f"  {tech}: {kind}, {new['steps']} step(s), {new['found_in']}", flush=True)
         return True
 
@@ -156,7 +180,7 @@ class Search:
         if key in self.seen:
             return None
         self.seen.add(key)
-        for _, steps, _, _ in waves(data, 1):
+        for _, steps, _, _, _ in waves(data, 1):
             self.offer(entry(data, 0, steps, where), steps[0].technique)
             return steps[0].technique
         return None
@@ -164,10 +188,14 @@ class Search:
     def explore(self, source: dict[str, Any], where: str, stop: float) -> None:
         """Every wave of a source puzzle's solve, and each state's decided cells as a file."""
         source = without_solution(source)
-        for number, steps, model, state in waves(source):
+        for number, steps, model, state, found in waves(source):
             if time.monotonic() > stop:
                 return
             self.offer(entry(source, number, steps, where), steps[0].technique)
+            if self.alone:
+                lacking = self.missing()
+                for name, alone in alone_waves(self.family, model, state, lacking, found):
+                    self.offer(entry(source, number, alone, where, alone=True), name)
             if number and self.family.name != "path":  # a path file holds no partial path
                 data = without_solution(self.family.to_data(model, state))
                 self.try_file(data, f"{where}, its state after {number} waves as a file")
@@ -391,6 +419,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stuck-only", action="store_true", help="look only at states stuck from the start"
     )
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="for a technique still without example, also a state where it fires run alone "
+        "(a cheaper technique may fire there too)",
+    )
     args = parser.parse_args(argv)
     known = families()
     missing: dict[str, list[str]] = {}
@@ -403,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
             reasons = old.get("missing", {})
             found = old["examples"] if args.keep else {}
         started = time.monotonic()
-        run = Search(known[name], found)
+        run = Search(known[name], found, args.alone)
         try:
             search(run, args.minutes, args.seed, args.stuck_only)
         finally:

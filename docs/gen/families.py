@@ -80,6 +80,8 @@ def run_example(family: Family, name: str, entry: dict[str, Any]) -> tuple[Any, 
     for _ in range(entry.get("replay", 0)):
         state = list(engine.run(state, max_steps=1).state)
     techniques = choose(family, model, guess=name == "guess")
+    if entry.get("alone"):  # a state where a cheaper technique fires too
+        techniques = [t for t in choose(family, model, guess=True) if t.name == name]
     run = Engine(model, techniques, solutions=found).run(state, max_steps=1)
     if not run.steps or run.steps[0].technique != name:
         fired = run.steps[0].technique if run.steps else "nothing"
@@ -118,6 +120,11 @@ def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, 
         if replay
         else "the puzzle below (its first wave)"
     )
+    if entry.get("alone"):
+        where += (
+            f"; {name} run alone (a cheaper technique also fires there: no state where "
+            f"{name} is the cheapest was found yet)"
+        )
     lines += [
         f"![{name} fires on this state]({picture})",
         "",
@@ -185,6 +192,18 @@ def other_tables(family: Family, names: set[str]) -> str:
     )
 
 
+def notes(family: Family) -> list[str]:
+    """The family's own notes (``about.md`` beside its ``family.py``: calibration, input
+    layouts, generation), as a section of its page."""
+    import importlib
+
+    module = importlib.import_module(type(family).__module__)
+    about = Path(module.__file__ or "").with_name("about.md")
+    if not about.exists():
+        return []
+    return ["## Notes", "", about.read_text(encoding="utf-8"), ""]
+
+
 def family_page(name: str, family: Family) -> str:
     """The whole Markdown page of one family."""
     import importlib
@@ -232,6 +251,7 @@ def family_page(name: str, family: Family) -> str:
         "",
         reach_table(family),
         "",
+        *notes(family),
         "## Techniques",
         "",
         other_tables(family, {s.technique_name for s in specs}),
