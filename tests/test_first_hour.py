@@ -229,3 +229,62 @@ def test_bank_for_a_daily_site(tmp_path):
     assert report["solution_check"] == "matches"
     pointed = run("grader", "render", "s.db", "-o", "x.svg", cwd=tmp_path)
     assert pointed.returncode == 2 and "grader bank export" in pointed.stderr
+
+
+def test_families_show_every_option_and_the_levels():
+    result = run("grader", "families")
+    assert result.returncode == 0
+    assert "decoys" in result.stdout  # path's generate option
+    levels = [line for line in result.stdout.splitlines() if line.strip().startswith("levels:")]
+    assert len(levels) >= 6 and all("trivial" in line for line in levels)
+
+
+def test_without_the_exact_search_the_report_says_which_techniques_were_left_out():
+    result = run("grade", "--no-exact", str(EXAMPLES / "sudoku.json"))
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "the exact search was off" in text and "unique-rectangle" in text
+    report = json.loads(run("grade", "--json", "--no-exact", str(EXAMPLES / "sudoku.json")).stdout)
+    assert any("unique-rectangle" in note for note in report["notes"])
+
+
+def test_a_piped_trace_keeps_whole_lines_without_trailing_spaces():
+    result = run("grade", "--trace", str(EXAMPLES / "tango.json"))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert not [line for line in lines if line != line.rstrip()]
+    steps = [line for line in lines if line[:5].strip().rstrip(".").isdigit()]
+    assert steps and max(len(line) for line in steps) > 80  # not cut at 80 columns when piped
+
+
+def test_text_boards_show_tango_signs():
+    result = run("grader", "solve", str(EXAMPLES / "tango.json"))
+    assert result.returncode == 0, result.stderr
+    board = result.stdout.split("  1. ")[0]
+    assert "=" in board and "x" in board
+
+
+def test_the_readme_links_only_files_of_the_repository():
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if target.startswith(("http://", "https://")):
+            continue
+        assert not target.startswith(".."), target
+        assert (ROOT / target).exists(), target
+
+
+def test_the_shared_collections_load_as_they_are():
+    from conftest import shared
+
+    for name in (
+        "siteswap_examples.json",
+        "path_puzzles_examples.json",
+        "pair_place_examples.json",
+    ):
+        assert grader.load(shared(name)), name
+    tangos = grader.load(shared("tango_real.jsonl"), family="tango")
+    assert len(tangos) >= 100
