@@ -19,6 +19,7 @@ from grader.technique import Context, Technique
 from grader.techniques.houses import SUBSET_NAMES, houses_of
 
 FISH_NAMES = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
+FISH_TITLES = {2: "X-wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Fish(Technique):
     ) -> None:
         super().__init__(cost, level, name or self.default_name(degree=degree))
         self.degree = degree
+        self.title = FISH_TITLES.get(degree, f"Fish of {degree}")
 
     @classmethod
     def default_name(cls, degree: int = 2, **kwargs: Any) -> str:

@@ -26,6 +26,7 @@ class XYWing(Technique):
     ) -> None:
         super().__init__(cost, level, name or self.default_name(xyz=xyz))
         self.xyz = xyz
+        self.title = "XYZ-wing" if xyz else "XY-wing"
 
     @classmethod
     def default_name(cls, xyz: bool = False, **kwargs: Any) -> str:
