@@ -95,6 +95,9 @@ def test_the_example_fires_its_technique_soundly(name, technique):
     assert pairs(model, [a for s in run.steps for a in s.placements]) == entry["placements"]
     assert pairs(model, [a for s in run.steps for a in s.eliminations]) == entry["eliminations"]
     assert len(run.steps) == entry["steps"]
+    fired = next(t for t in techniques if t.name == technique)
+    evidence = fired.evidence(run.steps[0], model)
+    assert evidence.used or evidence.units, f"the {technique} picture marks nothing it read"
     search = search_for(model)
     for step in run.steps:  # a wave's steps are all found on the state before it
         for var, value in removed_values(before, step):

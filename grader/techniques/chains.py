@@ -37,8 +37,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from grader.evidence import Evidence
 from grader.explain import Explainer
-from grader.model import State, is_single, values_of
+from grader.model import Model, State, is_single, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.chain_reach import StaticReach, nishio_may_find
@@ -1375,6 +1376,14 @@ class ChainTechnique(Technique):
         if cost != step.cost:
             step = replace(step, cost=cost)
         yield step
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The cells of the chains shown."""
+        V = step.data.get("values")
+        if not V:
+            return super().evidence(step, model)
+        used = frozenset((pid >> 1) // V for chain in step.data["chains"] for pid in chain)
+        return Evidence(used=used, units=frozenset(), changed=frozenset(step.changed_vars()))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         V = step.data["values"]

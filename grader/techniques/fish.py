@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from grader.evidence import Evidence, constraints_by_label
 from grader.explain import Explainer
 from grader.model import Model, values_of
 from grader.step import Step
@@ -121,6 +122,12 @@ class Fish(Technique):
                             base=[houses.labels[h] for h in sorted(base)],
                             word=base_word,
                         )
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The base lines the value is confined to."""
+        labels = constraints_by_label(model)
+        units = frozenset(v for label in step.data["base"] for v in labels.get(label, ()))
+        return Evidence(used=frozenset(), units=units, changed=frozenset(step.changed_vars()))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         value = ex.value(step.data["value"])

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from grader.evidence import Evidence
 from grader.explain import Explainer
-from grader.model import is_single
+from grader.model import Model, is_single
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.houses import houses_of
@@ -72,3 +73,8 @@ class XYWing(Technique):
         z = ex.value(step.data["value"])
         pivot = ex.cell(step.data["pivot"])
         return f"pivot {pivot} with pincers {ex.cell(a)} and {ex.cell(b)}: one of them is {z}"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The pivot and its two pincers."""
+        used = frozenset((step.data["pivot"], *step.data["wings"]))
+        return Evidence(used=used, units=frozenset(), changed=frozenset(step.changed_vars()))
