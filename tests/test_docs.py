@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.batch import COLUMN_GROUPS, COLUMNS
 from grader.costs import technique_table
 from grader.family import Family
 from grader.grading import grade
@@ -85,6 +86,9 @@ def test_the_reference_pages_are_built(site):
     cli = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
     for command in ("grader generate", "grader bank export", "grader techniques", "--json"):
         assert command in cli, command
+    reports = (site / "reference" / "reports" / "index.html").read_text(encoding="utf-8")
+    for column in [*COLUMNS, *COLUMN_GROUPS]:  # the batch columns' table, made from the code
+        assert f"<code>{column}</code>" in reports.replace("&lt;", "<").replace("&gt;", ">"), column
 
 
 def test_the_documented_report_keys_are_the_reports_keys():

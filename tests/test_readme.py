@@ -1,5 +1,6 @@
-"""Every command of the README's "Using it" and "Making puzzles" sections runs as written, from a
-fresh copy of the repository (the files ``git ls-files`` lists), and exits 0.
+"""Every command of the README's "Using it" and "Making puzzles" sections, and of the manual's
+pages of the same names, runs as written from a fresh copy of the repository (the files
+``git ls-files`` lists) and exits 0; every JSON puzzle shown there or on a family's notes loads.
 
 The README's two opening commands (install, run the tests) are what CI runs already.
 """
@@ -18,29 +19,45 @@ import pytest
 from conftest import ROOT, copy_checkout
 
 SECTIONS = ("## Using it", "## Making puzzles")
+"""The README's sections whose commands run."""
+PAGES = ("docs/using.md", "docs/making-puzzles.md")
+"""The manual's pages whose commands all run."""
+
+
+def sh_commands(text: str) -> list[str]:
+    """The command lines of the ``sh`` blocks of a Markdown text (comments left out)."""
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                commands.append(line)
+    return commands
 
 
 def readme_commands() -> list[str]:
-    """The commands of the sh blocks of the README's sections named in :data:`SECTIONS`."""
+    """The commands of the README's :data:`SECTIONS` and of the manual's :data:`PAGES`, each
+    once, in order."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     commands = []
     for heading in SECTIONS:
         start = text.index(heading + "\n")
         end = text.find("\n## ", start + len(heading))
-        section = text[start : end if end >= 0 else len(text)]
-        for block in re.findall(r"```sh\n(.*?)```", section, flags=re.S):
-            for line in block.splitlines():
-                if line.strip() and not line.lstrip().startswith("#"):
-                    commands.append(line)
-    return commands
+        commands += sh_commands(text[start : end if end >= 0 else len(text)])
+    for page in PAGES:
+        commands += sh_commands((ROOT / page).read_text(encoding="utf-8"))
+    return list(dict.fromkeys(commands))
 
 
 def readme_puzzles() -> list[str]:
-    """The lines of the README's JSON puzzle examples."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The lines of the JSON puzzle examples of the README, the manual and the families'
+    notes."""
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    texts += sorted((ROOT / "rules").glob("*/about.md"))
     out = []
-    for block in re.findall(r"```json\n(.*?)```", text, flags=re.S):
-        out.extend(re.split(r"\n(?=\{)", block.strip()))
+    for path in texts:
+        text = path.read_text(encoding="utf-8")
+        for block in re.findall(r"```json\n(.*?)```", text, flags=re.S):
+            out.extend(re.split(r"\n(?=\{)", block.strip()))
     return out
 
 

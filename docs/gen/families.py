@@ -260,7 +260,8 @@ def family_page(name: str, family: Family) -> str:
         "`bench/technique_examples.py`) where that technique is the cheapest productive one "
         "with the default table: the puzzle's first wave, or the wave after replaying the "
         "first waves of its solve where a file cannot hold the state (a partial path, pencil "
-        "marks). The sentence under it is the step's explanation, as `grade --trace` prints "
+        "marks); where no such state was found, a state where it fires run alone (its caption "
+        "says so). The sentence under it is the step's explanation, as `grade --trace` prints "
         "it.",
         "",
     ]
