@@ -359,7 +359,7 @@ class Journal:
 
 
 def columns_markdown() -> str:
-    """The batch columns as a Markdown table (the README's "Batch columns")."""
+    """The batch columns as a Markdown table (the manual's reference page prints it)."""
     lines = ["| column | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {text} |" for name, text in {**COLUMNS, **COLUMN_GROUPS}.items()]
     return "\n".join(lines) + "\n"

@@ -160,7 +160,7 @@ class Grade:
     # -- reports --------------------------------------------------------------------------------
 
     def to_dict(self, trace: bool = False) -> dict[str, Any]:
-        """The stable JSON report (see the README for the contract)."""
+        """The stable JSON report (its keys: `grader.report_keys`, the manual's reference)."""
         hardest = self.hardest
         ex = self.explainer()
         out: dict[str, Any] = {

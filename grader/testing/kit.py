@@ -42,7 +42,7 @@ REPORT_KEYS = {
     "version",
     "settings",
 }
-"""Keys every JSON report holds (the README's contract)."""
+"""Keys every JSON report holds (the report contract of the manual's reference)."""
 
 TIMEOUT = 1.0
 """``--timeout`` given at the family's largest size."""

@@ -66,7 +66,7 @@ class PathPuzzles(Family):
         (8, 8): ("trivial", "easy", "normal", "hard", "expert"),
     }
     """Extreme is rare at 5x5 and 6x6 (seeds 0-3: 3 puzzles in 498 attempts, 4 in 229; see
-    the README's "Levels out of reach"): reached, not quick."""
+    the manual's "Levels out of reach"): reached, not quick."""
     example = {  # noqa: RUF012
         "family": "path",
         "size": [5, 5],
