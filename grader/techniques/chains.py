@@ -252,7 +252,7 @@ class ChainSearch:
         self.ctx = ctx
         self.inner_cache: dict = ctx.memo.setdefault("chain_inner", {})
         self.grid_key: tuple[int, ...] = tuple(self.grid.cand)
-        self.link_memo: dict[tuple, tuple] = {}
+        self.link_memo: dict[tuple, object] = {}
 
     def inner(self, cand: list[int], nesting: int) -> ChainSearch:
         """A search of the same model over the grid ``cand`` (a chain's emptied grid)."""
@@ -291,6 +291,15 @@ class ChainSearch:
             found = self.link_memo[key] = tuple(links(pid, use_y, use_x, cand, masks))
         return found
 
+    def targets(self, kind: str, use_y: bool, use_x: bool) -> dict[int, tuple[int, ...]]:
+        """This search's memo of the potentials a potential's ``weak`` or ``strong`` links
+        reach (without their houses), filled by the chain searches as they go."""
+        key = (kind, use_y, use_x)
+        found = self.link_memo.get(key)
+        if found is None:
+            found = self.link_memo[key] = {}
+        return found
+
     def _weak(self, pid: int, use_y: bool, use_x: bool, cand: list[int], vmask: list[int]):
         c = pid >> 1
         var, v = divmod(c, self.V)
@@ -323,9 +332,14 @@ class ChainSearch:
         return out
 
     def static_reach(self) -> StaticReach:
-        """The reach of every potential through the grid's static links."""
-        g = self.grid
-        return StaticReach(g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V)
+        """The reach of every potential through the grid's static links (once per search)."""
+        found = self.link_memo.get(("reach",))
+        if found is None:
+            g = self.grid
+            found = StaticReach(g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V)
+            self.link_memo[("reach",)] = found
+        assert isinstance(found, StaticReach)
+        return found
 
     def static_may_find(self, mode: str, nesting: int) -> bool:
         """False when :meth:`static_hints` (``static``) or the ``multiple`` kind of
@@ -361,6 +375,10 @@ class ChainSearch:
         g = self.grid
         hints: list[Hint] = []
         order = 0
+        # a forcing chain from a potential is found exactly when the potential reaches its
+        # opposite through the static links (the searches below use some of them)
+        reach = self.static_reach()
+        index, reach_of = reach.index, reach.of
         for use_y, use_x in ((False, True), (True, False), (True, True)):
             for var in range(g.N):
                 m = g.cand[var]
@@ -375,14 +393,17 @@ class ChainSearch:
                         order += 1
                         hints.append(hint)
                     if use_x:
-                        for hint in self.forcing(pid, use_y):
-                            hint.order = order
-                            order += 1
-                            hints.append(hint)
-                        for hint in self.forcing(pid ^ 1, use_y):
-                            hint.order = order
-                            order += 1
-                            hints.append(hint)
+                        k = index[var * self.V + v]
+                        if reach_of(2 * k + 1) >> (2 * k) & 1:
+                            for hint in self.forcing(pid, use_y):
+                                hint.order = order
+                                order += 1
+                                hints.append(hint)
+                        if reach_of(2 * k) >> (2 * k + 1) & 1:
+                            for hint in self.forcing(pid ^ 1, use_y):
+                                hint.order = order
+                                order += 1
+                                hints.append(hint)
                     if self.first and hints:
                         return hints
         return hints
@@ -413,18 +434,29 @@ class ChainSearch:
         pending_off: list = []
         length = 0
         found = []
+        weak_of = self.targets("weak", use_y, True)
+        strong_of = self.targets("strong", use_y, use_x)
         while pending_on or pending_off:
             length += 1
             next_off = []
             for node in pending_on:
-                for t in self.weak(node[0], use_y, True, cand, vmask):
+                pid = node[0]
+                targets = weak_of.get(pid)
+                if targets is None:
+                    targets = weak_of[pid] = self.weak(pid, use_y, True, cand, vmask)
+                for t in targets:
                     if not node[2] >> t & 1:
                         next_off.append((t, node, node[2] | 1 << t))
             pending_on = []
             pending_off = next_off
             length += 1
             for node in pending_off:
-                for t, _ in self.strong(node[0], use_y, use_x, cand, hpos):
+                pid = node[0]
+                targets = strong_of.get(pid)
+                if targets is None:
+                    links = self.strong(pid, use_y, use_x, cand, hpos)
+                    targets = strong_of[pid] = tuple(t for t, _ in links)
+                for t in targets:
                     if length >= 4 and t == source:
                         found.append((t, node, 0))
                     if t not in to_on:
@@ -474,24 +506,33 @@ class ChainSearch:
         g = self.grid
         cand, vmask, hpos = g.cand, g.vmask, g.hpos
         goal = source ^ 1
-        start = (source, None, 1 << source)
+        # nodes are (pid, parent node, 0): a breadth-first search visits each potential once,
+        # so the potentials on a node's way are all in ``seen`` already
+        start = (source, None, 0)
         seen = {source}
         pending = [start]
         found = []
+        weak_of = self.targets("weak", use_y, True)
+        strong_of = self.targets("strong", use_y, True)
         while pending:
             nxt = []
             for node in pending:
                 pid = node[0]
                 if pid & 1:
-                    targets = self.weak(pid, use_y, True, cand, vmask)
+                    targets = weak_of.get(pid)
+                    if targets is None:
+                        targets = weak_of[pid] = self.weak(pid, use_y, True, cand, vmask)
                 else:
-                    targets = [t for t, _ in self.strong(pid, use_y, True, cand, hpos)]
+                    targets = strong_of.get(pid)
+                    if targets is None:
+                        links = self.strong(pid, use_y, True, cand, hpos)
+                        targets = strong_of[pid] = tuple(t for t, _ in links)
                 for t in targets:
                     if t == goal and not any(f[0] == t for f in found):
                         found.append((t, node, 0))
-                    if t not in seen and not node[2] >> t & 1:
+                    if t not in seen:
                         seen.add(t)
-                        nxt.append((t, node, node[2] | 1 << t))
+                        nxt.append((t, node, 0))
             pending = nxt
         out = []
         base = 7.0 if use_y else 6.6
