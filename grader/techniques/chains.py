@@ -341,6 +341,21 @@ class ChainSearch:
         assert isinstance(found, StaticReach)
         return found
 
+    def components(self) -> dict[int, int]:
+        """Potential → its strongly connected component in the grid's static links (once per
+        search): a cycle through a potential stays inside its component."""
+        found = self.link_memo.get(("components",))
+        if found is None:
+            reach = self.static_reach()
+            component = reach.component
+            found = {}
+            for key, k in reach.index.items():
+                found[key << 1] = component[2 * k]
+                found[(key << 1) | 1] = component[2 * k + 1]
+            self.link_memo[("components",)] = found
+        assert isinstance(found, dict)
+        return found
+
     def static_may_find(self, mode: str, nesting: int) -> bool:
         """False when :meth:`static_hints` (``static``) or the ``multiple`` kind of
         :meth:`dynamic_hints` is sure to find nothing (:mod:`grader.techniques.chain_reach`)."""
@@ -436,6 +451,8 @@ class ChainSearch:
         found = []
         weak_of = self.targets("weak", use_y, True)
         strong_of = self.targets("strong", use_y, use_x)
+        component = self.components()
+        home = component[source]  # a potential outside it never leads back to the source
         while pending_on or pending_off:
             length += 1
             next_off = []
@@ -445,7 +462,7 @@ class ChainSearch:
                 if targets is None:
                     targets = weak_of[pid] = self.weak(pid, use_y, True, cand, vmask)
                 for t in targets:
-                    if not node[2] >> t & 1:
+                    if component[t] == home and not node[2] >> t & 1:
                         next_off.append((t, node, node[2] | 1 << t))
             pending_on = []
             pending_off = next_off
@@ -459,7 +476,7 @@ class ChainSearch:
                 for t in targets:
                     if length >= 4 and t == source:
                         found.append((t, node, 0))
-                    if t not in to_on:
+                    if t not in to_on and component[t] == home:
                         to_on.add(t)
                         pending_on.append((t, node, node[2] | 1 << t))
             pending_off = []
