@@ -362,8 +362,8 @@ def grade(
 
 def needs_search(technique: Technique) -> bool:
     """Whether a technique should wait for the exact search: it assumes a unique solution,
-    or it is a global search (lookahead, chains) that skips the values of known solutions."""
-    return technique.needs_unique or not technique.local
+    or what it finds depends on the known solutions (lookahead skips their values)."""
+    return technique.needs_unique or technique.reads_solutions
 
 
 def _deduce_first(

@@ -92,6 +92,13 @@ class Technique:
     def local(self) -> bool:
         return bool(self.kinds)
 
+    @property
+    def reads_solutions(self) -> bool:
+        """Whether what it finds depends on the solutions the engine knows (lookahead skips
+        their values, guess places one), so that grading runs it only after the exact search.
+        A technique that is not local may, unless its class says otherwise (``False``)."""
+        return not self.local
+
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
         return constraint.kind in self.kinds
 

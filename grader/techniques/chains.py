@@ -1365,6 +1365,8 @@ class ChainTechnique(Technique):
     )
     batch = False
 
+    reads_solutions = False
+
     def __init__(
         self,
         cost: float,

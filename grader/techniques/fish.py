@@ -76,6 +76,8 @@ class Fish(Technique):
         "N = 2 is an X-wing, 3 a swordfish, 4 a jellyfish."
     )
 
+    reads_solutions = False
+
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, degree: int = 2
     ) -> None:

@@ -261,6 +261,8 @@ class NakedSingle(Technique):
     title = "Naked single"
     description = "A cell with one candidate left takes it, and its peers lose that value."
 
+    reads_solutions = False
+
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
         state = ctx.state
@@ -320,6 +322,8 @@ class LockedCandidates(Technique):
         "line loses the value. Claiming: a value's places in a line all lie in one box, so the "
         "rest of the box loses it."
     )
+
+    reads_solutions = False
 
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, pointing: bool = True

@@ -22,6 +22,8 @@ class XYWing(Technique):
         "pivot is xyz and the eliminated cell must also see the pivot."
     )
 
+    reads_solutions = False
+
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, xyz: bool = False
     ) -> None:

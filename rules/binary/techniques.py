@@ -419,6 +419,8 @@ class NearCopy(Technique):
         "would make s a copy of r, so that cell takes the other value."
     )
 
+    reads_solutions = False
+
     def find(self, ctx: Context) -> Iterator[Step]:
         state = ctx.state
         for group in ctx.model.constraints:

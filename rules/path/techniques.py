@@ -46,6 +46,8 @@ class DoorCells(Technique):
         "is a decoy."
     )
 
+    reads_solutions = False
+
     def find(self, ctx: Context) -> Iterator[Step]:
         geo = geometry(ctx.model)
         state = ctx.state
@@ -232,6 +234,8 @@ class NoLoop(Technique):
         "outside it is not used either. Once the path is finished, every other cell is empty."
     )
 
+    reads_solutions = False
+
     def find(self, ctx: Context) -> Iterator[Step]:
         geo = geometry(ctx.model)
         state = ctx.state
@@ -356,6 +360,8 @@ class Reachability(Technique):
         "path cell is known, every region without it is empty."
     )
 
+    reads_solutions = False
+
     def find(self, ctx: Context) -> Iterator[Step]:
         geo = geometry(ctx.model)
         state = ctx.state
@@ -434,6 +440,8 @@ class CutCells(Technique):
         "them away from the second door they need, is a bottleneck the path must go through."
     )
 
+    reads_solutions = False
+
     def find(self, ctx: Context) -> Iterator[Step]:
         geo = geometry(ctx.model)
         state = ctx.state
@@ -481,6 +489,8 @@ class Pocket(Technique):
         "circuit never leaves a biconnected block of the room's graph. A pocket reached through a "
         "single cell or edge can be entered but not left, so it is empty."
     )
+
+    reads_solutions = False
 
     def find(self, ctx: Context) -> Iterator[Step]:
         geo = geometry(ctx.model)
@@ -544,6 +554,8 @@ class CrossingParity(Technique):
         "exactly when its two doors lie on opposite sides of it. When one crossing is left "
         "undecided, that parity decides it."
     )
+
+    reads_solutions = False
 
     def find(self, ctx: Context) -> Iterator[Step]:
         state = ctx.state

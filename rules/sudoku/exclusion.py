@@ -142,6 +142,8 @@ class AlignedExclusion(Technique):
         "and aligned triplet exclusion, 7.5)."
     )
 
+    reads_solutions = False
+
     def __init__(
         self, cost: float, level: str = "", name: str | None = None, degree: int = 2
     ) -> None:

@@ -68,6 +68,8 @@ class UniqueRectangle(Technique):
         "puzzles the exact search shows unique."
     )
 
+    reads_solutions = False
+
     @property
     def needs_unique(self) -> bool:
         return True
@@ -300,6 +302,8 @@ class BivalueGrave(Technique):
         "common value (type 4). Rated as Sudoku Explainer rates them (5.6 to 6.1). Used only "
         "for puzzles the exact search shows unique."
     )
+
+    reads_solutions = False
 
     @property
     def needs_unique(self) -> bool:
