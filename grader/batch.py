@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from grader.errors import InputError, UsageError
 from grader.family import Puzzle
 from grader.grading import GradeOptions
+from grader.report_keys import REPORT_KEYS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,14 +37,10 @@ COLUMNS: dict[str, str] = {
     "cols": "columns of the grid",
     "givens": "given cells",
     "solutions": "`0`, `1` or `2+` by the exact search (empty with `--no-exact`)",
-    "solved": "whether the techniques solved it",
-    "status": "`solved`, `stuck`, `contradiction` or `timeout`",
-    "difficulty": "cost of the hardest step",
-    "effort": "the solve's work: each wave of parallel moves costs its technique's cost times "
-    "1 + 1/2 + ... + 1/n for its n moves",
-    "total_cost": "sum of the step costs",
-    "level": "the family's level for it (`unsolved` when not solved, `invalid` with no solution)",
-    "hardest": "the technique of the hardest step",
+    **{
+        key: REPORT_KEYS[key]  # the same meaning as in the JSON report
+        for key in ("solved", "status", "difficulty", "effort", "total_cost", "level", "hardest")
+    },
     "steps_count": "number of steps (the JSON report's `steps_count`)",
     "seconds": "seconds spent building and grading it",
     "name": "the puzzle's `name`",
