@@ -6,11 +6,11 @@ included, and the CPU seconds each takes.
 
 Each collection is graded in a fresh process per checkout (the other one imported through
 PYTHONPATH, so it needs no installation of its own): the examples of this checkout, and from
-../shared/data when it is there the real Tangos, the external Binairos, the Path Puzzles and
-the Pair Place examples. Every puzzle's ``grade --json --trace`` report, less its seconds and
-version, goes into a digest; the script prints per collection the puzzles, the CPU seconds of
-each checkout and whether the digests agree, so that a speed-up is shown not to change a
-rating or an explanation.
+../shared/data when it is there the real Tangos, the external Binairos, the Path Puzzles, the
+Pair Place examples, the siteswaps and the 658 SE-rated Sudokus. Every puzzle's
+``grade --json --trace`` report, less its seconds and version, goes into a digest; the script
+prints per collection the puzzles, the CPU seconds of each checkout and whether the digests
+agree, so that a speed-up is shown not to change a rating or an explanation.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ def collections() -> dict[str, tuple[str, object]]:
         ("binairo external", "binairo_external", "binairo_external.jsonl"),
         ("path examples", "files", "path_puzzles_examples.json"),
         ("pair place examples", "files", "pair_place_examples.json"),
+        ("siteswap examples", "siteswap_examples", "siteswap_examples.json"),
+        ("sudoku SE-rated", "sudoku_se", "sudoku_se_dev.csv"),
     ):
         path = shared / file
         if path.exists():

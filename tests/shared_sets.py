@@ -5,6 +5,7 @@ Used by the tests (which skip when the data is absent) and by the benchmarks und
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,6 +49,15 @@ def binairo_external(
                 "rules": {"unique_lines": row["unique_rows_rule"]},
             },
         )
+
+
+def sudoku_se(path: Path = SHARED_DATA / "sudoku_se_dev.csv") -> Iterator[tuple[dict, dict]]:
+    """(row of the CSV, puzzle dict) for each Sudoku rated by Sudoku Explainer."""
+    with path.open(newline="") as handle:
+        for line, row in enumerate(csv.DictReader(handle), 2):
+            cells = row["puzzle"]
+            grid = [cells[r * 9 : r * 9 + 9] for r in range(9)]
+            yield row, {"family": "sudoku", "id": f"{path.name}:{line}", "grid": grid}
 
 
 def siteswap_examples(
