@@ -75,3 +75,20 @@ def test_the_kit_catches_a_family_that_breaks_its_promises(tmp_path):
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
     )
     assert run.returncode != 0 and "rows reversed" in run.stderr
+
+
+@pytest.mark.parametrize("check", ["check_text_reports", "check_hint", "check_solve"])
+def test_a_9x9_sudoku_passes_the_report_checks(check, tmp_path_factory):
+    """The kit's own puzzles are of the smallest size (4x4 for Sudoku); the reports of a 9x9's
+    four puzzles (a contradiction found by deduction among them) pass the same checks."""
+    from grader.generator import Request, generate
+    from grader.testing.cases import derive
+
+    if "sudoku9" not in _KITS:
+        kit = Kit("sudoku", tmp_path_factory.mktemp("kit-sudoku9"))
+        request = Request("sudoku", (9, 9), "easy", count=1, seed=1, timeout=60)
+        source = next(iter(generate(request)))
+        kit.cases = derive(kit.family, source, 1)
+        assert kit.cases.deduced_conflict is not None
+        _KITS["sudoku9"] = kit
+    getattr(_KITS["sudoku9"], check)()
