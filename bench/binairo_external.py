@@ -42,6 +42,20 @@ def kendall_tau_b(xs: list[float], ys: list[float]) -> float:
     return (concordant - discordant) / denominator if denominator else float("nan")
 
 
+def site_taus(
+    by_site: dict[str, list[tuple[int, float, float]]],
+) -> list[tuple[str, int, int, float, float]]:
+    """Per site (sorted): puzzles, levels, and the Kendall tau-b of our difficulty and of our
+    effort with the site's level, from (site level, difficulty, effort) triples."""
+    out = []
+    for site, rows in sorted(by_site.items()):
+        levels = [r[0] for r in rows]
+        difficulty = kendall_tau_b([r[1] for r in rows], levels)
+        effort = kendall_tau_b([r[2] for r in rows], levels)
+        out.append((site, len(rows), len(set(levels)), difficulty, effort))
+    return out
+
+
 def main() -> int:
     path = SHARED_DATA / "binairo_external.jsonl"
     if not path.exists():
@@ -63,12 +77,9 @@ def main() -> int:
             same += ours[level.lower()]
     print(f"  our level equals Tatham's for {same} of the {solved_by_tatham} it solves")
     print("Kendall tau-b between our figures and the site's level")
-    for site, rows in sorted(by_site.items()):
-        levels = [r[0] for r in rows]
-        difficulty = kendall_tau_b([r[1] for r in rows], levels)
-        effort = kendall_tau_b([r[2] for r in rows], levels)
+    for site, count, levels, difficulty, effort in site_taus(by_site):
         print(
-            f"  {site:<20} {len(rows):>3} puzzles, {len(set(levels))} levels: "
+            f"  {site:<20} {count:>3} puzzles, {levels} levels: "
             f"difficulty {difficulty:.2f}, effort {effort:.2f}"
         )
     return 0

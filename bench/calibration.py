@@ -31,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-from binairo_external import kendall_tau_b  # noqa: E402
+from binairo_external import site_taus  # noqa: E402
 from sudoku_se import spearman  # noqa: E402
 
 from grader.grading import grade  # noqa: E402
@@ -90,13 +90,9 @@ def binairo(pool: ProcessPoolExecutor) -> None:
         f"binairo: {len(found)} puzzles; our level = Tatham's Unruly level for {same} of the "
         f"{tatham_solved} it solves"
     )
-    for site, items in sorted(by_site.items()):
-        levels = [i[0] for i in items]
-        tau_d = kendall_tau_b([i[1] for i in items], levels)
-        tau_e = kendall_tau_b([i[2] for i in items], levels)
+    for site, count, _, tau_d, tau_e in site_taus(by_site):
         print(
-            f"  {site}: {len(items)} puzzles, Kendall tau-b difficulty {tau_d:.2f}, "
-            f"effort {tau_e:.2f}"
+            f"  {site}: {count} puzzles, Kendall tau-b difficulty {tau_d:.2f}, effort {tau_e:.2f}"
         )
 
 
