@@ -523,9 +523,9 @@ class ChainSearch:
         g = self.grid
         cand, vmask, hpos = g.cand, g.vmask, g.hpos
         goal = source ^ 1
-        # nodes are (pid, parent node, 0): a breadth-first search visits each potential once,
-        # so the potentials on a node's way are all in ``seen`` already
-        start = (source, None, 0)
+        # nodes are (pid, parent node): a breadth-first search visits each potential once, so
+        # unlike the cycles' nodes they need no record of the potentials on their way
+        start: tuple = (source, None)
         seen = {source}
         pending = [start]
         found = []
@@ -546,10 +546,10 @@ class ChainSearch:
                         targets = strong_of[pid] = tuple(t for t, _ in links)
                 for t in targets:
                     if t == goal and not any(f[0] == t for f in found):
-                        found.append((t, node, 0))
+                        found.append((t, node))
                     if t not in seen:
                         seen.add(t)
-                        nxt.append((t, node, 0))
+                        nxt.append((t, node))
             pending = nxt
         out = []
         base = 7.0 if use_y else 6.6
