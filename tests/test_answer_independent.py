@@ -4,10 +4,16 @@ steps (so the same difficulty, effort and level) with the exact search's solutio
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import make
+from grader.costs import choose
+from grader.engine import Engine
+from grader.exact import count_solutions
 from grader.grading import Grade, GradeOptions, grade
+from grader.loading import puzzle_from_dict
+from grader.registry import families
 from puzzle_sets import binary_puzzles
 
 # Issue 13: lookahead-2 skipped values of the known solution inside its assumptions, so this
@@ -64,3 +70,28 @@ def test_tango_lookahead_rates_the_same_without_the_answer(puzzle):
 @given(binary_puzzles("tango", sizes=(6,)))
 def test_tango_default_rates_the_same_without_the_answer(puzzle):
     assert_same_with_and_without_exact(puzzle, None)
+
+
+@pytest.mark.parametrize("name", sorted(families()))
+def test_what_reads_no_solution_finds_the_same_without_it(name):
+    """Grading runs the techniques with ``reads_solutions`` False before the exact search
+    (without the solutions, without rule checks): on every state of the family example's solve
+    each finds the same steps as with the solutions known."""
+    family = families()[name]
+    puzzle = puzzle_from_dict(family.example, name, name)
+    model = puzzle.model
+    _, found = count_solutions(model, puzzle.givens, 2)
+    table = choose(family, model, guess=True)
+    early = [t for t in table if not t.reads_solutions and not t.needs_unique]
+    assert early
+    engine = Engine(model, table, solutions=found)
+    state = list(puzzle.givens)
+    for _ in range(60):
+        for technique in early:
+            known = Engine(model, [technique], solutions=found).run(state, max_steps=1)
+            unknown = Engine(model, [technique], verify=False).run(state, max_steps=1)
+            assert known.steps == unknown.steps, technique.name
+        run = engine.run(state, max_steps=1)
+        if not run.steps:
+            break
+        state = list(run.state)
