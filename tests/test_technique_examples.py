@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.costs import choose, technique_table
-from grader.engine import Engine
-from grader.exact import count_solutions, search_for
+from grader.costs import technique_table
+from grader.exact import search_for
 from grader.family import Family
 from grader.loading import puzzle_from_dict
 from grader.registry import families
+from grader.testing.examples import replay
 from soundness import removed_values
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,20 +76,9 @@ def test_every_technique_has_an_example_or_a_short_reason(name):
 def test_the_example_fires_its_technique_soundly(name, technique):
     family = own_families()[name]
     entry = document(name)["examples"][technique]
-    puzzle = puzzle_from_dict(entry["puzzle"], f"{name} {technique} example", technique)
-    model = puzzle.model
-    count, found = count_solutions(model, puzzle.givens, 2)
-    assert count == 1, f"the {technique} example has {count} solutions"
-    engine = Engine(model, choose(family, model), solutions=found)
-    before = list(puzzle.givens)
-    for _ in range(entry.get("replay", 0)):  # one fresh wave at a time, as the bench script
-        replayed = engine.run(before, max_steps=1)
-        assert replayed.steps and replayed.status != "contradiction"
-        before = list(replayed.state)
-    techniques = choose(family, model, guess=technique == "guess")
-    if entry.get("alone"):  # a state where a cheaper technique fires too
-        techniques = [t for t in choose(family, model, guess=True) if t.name == technique]
-    run = Engine(model, techniques, solutions=found).run(before, max_steps=1)
+    wave = replay(family, technique, entry)
+    model, before, run, techniques = wave.puzzle.model, wave.state, wave.run, wave.techniques
+    assert len(wave.solutions) == 1, f"the {technique} example has {len(wave.solutions)} solutions"
     assert run.steps, f"nothing fires on the {technique} example"
     assert {s.technique for s in run.steps} == {technique}
     assert pairs(model, [a for s in run.steps for a in s.placements]) == entry["placements"]

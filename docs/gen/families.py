@@ -17,13 +17,12 @@ from typing import Any
 import mkdocs_gen_files
 
 from grader.costs import choose, technique_table
-from grader.engine import Engine
-from grader.exact import count_solutions
 from grader.explain import Explainer
 from grader.family import Family
 from grader.loading import puzzle_from_dict
 from grader.registry import families
 from grader.render import picture_bytes, puzzle_board, step_board
+from grader.testing.examples import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,24 +69,16 @@ def load_examples(name: str) -> dict[str, Any]:
 
 def run_example(family: Family, name: str, entry: dict[str, Any]) -> tuple[Any, ...]:
     """The example's puzzle, the state before its wave, the wave's steps, the explainer and the
-    techniques by name; raises if another technique fires. The state is the file's givens
-    after ``replay`` waves of the default table, one fresh ``run(max_steps=1)`` each."""
-    puzzle = puzzle_from_dict(entry["puzzle"], f"{family.name} {name} example", name)
-    model = puzzle.model
-    _, found = count_solutions(model, puzzle.givens, 2)
-    engine = Engine(model, choose(family, model), solutions=found)
-    state = list(puzzle.givens)
-    for _ in range(entry.get("replay", 0)):
-        state = list(engine.run(state, max_steps=1).state)
-    techniques = choose(family, model, guess=name == "guess")
-    if entry.get("alone"):  # a state where a cheaper technique fires too
-        techniques = [t for t in choose(family, model, guess=True) if t.name == name]
-    run = Engine(model, techniques, solutions=found).run(state, max_steps=1)
+    techniques by name (:func:`grader.testing.examples.replay`); raises if another technique
+    fires."""
+    wave = replay(family, name, entry)
+    run = wave.run
     if not run.steps or run.steps[0].technique != name:
         fired = run.steps[0].technique if run.steps else "nothing"
         raise RuntimeError(f"{family.name}: the {name} example fires {fired}")
-    by_name = {t.name: t for t in techniques}
-    return puzzle, state, run.steps, Explainer(model, techniques), by_name
+    by_name = {t.name: t for t in wave.techniques}
+    explainer = Explainer(wave.puzzle.model, wave.techniques)
+    return wave.puzzle, wave.state, run.steps, explainer, by_name
 
 
 def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, Any]) -> str:
