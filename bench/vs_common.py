@@ -9,7 +9,9 @@ variables read here.
 
 from __future__ import annotations
 
+import compileall
 import datetime
+import importlib.util
 import os
 import platform
 import resource
@@ -106,12 +108,27 @@ def our_program(name: str) -> str:
     return found
 
 
+def compile_ours() -> str:
+    """Compile our packages' bytecode, as ``pip install .`` does at install time, and say so.
+
+    An editable install leaves it to the first run, and with ``PYTHONDONTWRITEBYTECODE`` set
+    (as on some machines) every start would compile every module again (about 0.1 CPU s).
+    """
+    compiled = []
+    for package in ("grader", "rules"):
+        spec = importlib.util.find_spec(package)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            compiled.append(compileall.compile_dir(folder, quiet=1))
+    return "bytecode compiled" if compiled and all(compiled) else "bytecode NOT compiled"
+
+
 def header(title: str) -> str:
-    """The run's first line: what, when, on which machine, under what load."""
+    """The run's first line: what, when, on which machine, under what load (and our packages'
+    bytecode compiled first, see :func:`compile_ours`)."""
     now = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     return (
         f"{title} — {now}  load {load()}  cpus {os.cpu_count()}  "
-        f"{platform.machine()} Python {platform.python_version()}"
+        f"{platform.machine()} Python {platform.python_version()}  {compile_ours()}"
     )
 
 
