@@ -62,19 +62,25 @@ class Plan:
     """Variable → the constraints some local technique rescans when it changes."""
     joint: dict[int, JointScan] = field(default_factory=dict, repr=False)
     """Constraint → its local techniques scanned as one (:meth:`Technique.joint_scan`)."""
-    watch_groups: list[tuple[tuple[int, tuple[int, ...]], ...]] = field(
+    watch_classes: list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = field(
         default_factory=list, repr=False
     )
-    """:attr:`watchers` grouped by technique: variable → (technique, its constraints)."""
+    """Techniques that watch alike (the same constraints for every variable, as the house
+    techniques of a sudoku do), each class with its map variable → constraints: a change is
+    spread once per class, not once per technique."""
 
     def __post_init__(self) -> None:
-        groups = []
-        for pairs in self.watchers:
+        per_technique: dict[int, list[tuple[int, ...]]] = {}
+        for var, pairs in enumerate(self.watchers):
             by_technique: dict[int, list[int]] = {}
             for ti, ci in pairs:
                 by_technique.setdefault(ti, []).append(ci)
-            groups.append(tuple((ti, tuple(cis)) for ti, cis in by_technique.items()))
-        self.watch_groups = groups
+            for ti, cis in by_technique.items():
+                per_technique.setdefault(ti, [()] * len(self.watchers))[var] = tuple(cis)
+        classes: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        for ti, watched in sorted(per_technique.items()):
+            classes.setdefault(tuple(watched), []).append(ti)
+        self.watch_classes = [(tuple(tis), watched) for watched, tis in classes.items()]
 
     @classmethod
     def build(cls, model: Model, techniques: Iterable[Technique]) -> Plan:
@@ -398,13 +404,17 @@ class Engine:
                 stop = stop or problem
         if stop is not None:
             raise stop
-        watch_groups = self.plan.watch_groups
         decided = 0
         for var in touched:
             if is_single(state[var]) and not is_single(before[var]):
                 decided += 1
-            for ti, cis in watch_groups[var]:
-                dirty[ti].update(cis)  # type: ignore[union-attr]
+        for techniques, watched in self.plan.watch_classes:
+            rescan: set[int] = set()
+            for var in touched:
+                rescan.update(watched[var])
+            if rescan:
+                for ti in techniques:
+                    dirty[ti].update(rescan)  # type: ignore[union-attr]
         return decided
 
     def settle(
@@ -604,15 +614,20 @@ class Engine:
             if not pending:
                 continue
             wave: list[Step] = []
-            for ci in sorted(pending):
-                found = list(
-                    islice(technique.find_in(ctx, constraints[ci]), None if technique.batch else 1)
-                )
-                if found:
-                    wave.extend(found)
-                    if not technique.batch:
+            find_in = technique.find_in
+            if technique.batch:
+                for ci in sorted(pending):
+                    found = list(find_in(ctx, constraints[ci]))
+                    if found:
+                        wave += found
+                    else:
+                        pending.discard(ci)
+            else:
+                for ci in sorted(pending):
+                    first = next(find_in(ctx, constraints[ci]), None)
+                    if first is not None:
+                        wave.append(first)
                         break
-                else:
                     pending.discard(ci)
             if wave:
                 return wave

@@ -14,8 +14,9 @@ eliminations of the placed value from the peers, as a player crossing it out.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from itertools import combinations
 from operator import or_
@@ -49,6 +50,11 @@ class Houses:
     values: int
     read_peers: tuple[Callable[[State], tuple[int, ...]], ...]
     """Per cell, a C-level getter of its peers' masks."""
+    read_crossings: tuple[tuple[Callable[[State], tuple[int, ...]], ...], ...] = ()
+    """Per crossing, getters of the masks of its shared cells, of the rest of its box and of
+    the rest of its line."""
+    of_cells: Mapping[tuple[int, ...], int] = field(default_factory=dict)
+    """A house's index by its cells (its constraint's ``vars``)."""
 
     def peers_hold(self, state: State, var: int, value: int) -> bool:
         """Whether a peer of ``var`` still has ``value`` as a candidate."""
@@ -93,11 +99,29 @@ def placed_cells(ctx: Context) -> set[int]:
     return found
 
 
+SHARED_HOUSES = 32
+"""Houses kept for models of that many keys (every 9x9 sudoku shares one)."""
+_SHARED_HOUSES: OrderedDict[str, Houses] = OrderedDict()
+
+
 def houses_of(model: Model) -> Houses:
-    """The (memoized) houses of a model."""
+    """The houses of a model: memoized on it, and shared by models of the same key (the same
+    constraints), as a file of puzzles builds a model per puzzle."""
     found = model.memo.get("houses")
-    if found is not None:
-        return found
+    if found is None:
+        found = _SHARED_HOUSES.get(model.key)
+        if found is None:
+            found = _build_houses(model)
+            _SHARED_HOUSES[model.key] = found
+            while len(_SHARED_HOUSES) > SHARED_HOUSES:
+                _SHARED_HOUSES.popitem(last=False)
+        else:
+            _SHARED_HOUSES.move_to_end(model.key)
+        model.memo["houses"] = found
+    return found
+
+
+def _build_houses(model: Model) -> Houses:
     cells, labels, index, covering, covers, is_box, shape = [], [], [], [], [], [], []
     values = 0
     for ci, constraint in enumerate(model.constraints):
@@ -149,8 +173,16 @@ def houses_of(model: Model) -> Houses:
         crossings=tuple(crossings),
         values=values,
         read_peers=tuple(masks_reader(p) for p in peers),
+        of_cells={house: cells.index(house) for house in cells},  # the first of equal ones
+        read_crossings=tuple(
+            (
+                masks_reader(shared),
+                masks_reader([v for v in cells[box] if v not in shared]),
+                masks_reader([v for v in cells[line] if v not in shared]),
+            )
+            for box, line, shared in crossings
+        ),
     )
-    model.memo["houses"] = result
     return result
 
 
@@ -180,13 +212,7 @@ class HouseTechnique(Technique):
         return out
 
     def house(self, ctx: Context, constraint: Constraint) -> int:
-        houses = houses_of(ctx.model)
-        index = ctx.model.memo.setdefault("house_of_constraint", {})
-        h = index.get(id(constraint))
-        if h is None:
-            h = houses.cells.index(constraint.vars)
-            index[id(constraint)] = h
-        return h
+        return houses_of(ctx.model).of_cells[constraint.vars]
 
 
 # -- singles ---------------------------------------------------------------------------------
@@ -204,6 +230,13 @@ class FullHouse(HouseTechnique):
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
             return  # a partial house may lack values: its last open cell is not forced
+        undecided = 0  # cells with several candidates are open: two of them, no full house
+        for v in houses.cells[h]:
+            mask = state[v]
+            if mask & (mask - 1):
+                undecided += 1
+                if undecided > 1:
+                    return
         open_cells = houses.open_cells(state, h, placed_cells(ctx))
         if len(open_cells) != 1:
             return
@@ -291,16 +324,22 @@ def locked_candidates(
     Pointing: a value's places in a box all lie in one line, so the rest of the line loses it.
     Claiming: a value's places in a line all lie in one box, so the rest of the box loses it.
     """
-    for box, line, shared in houses.crossings:
+    covers = houses.covers
+    for (box, line, shared), (read_shared, read_box, read_line) in zip(
+        houses.crossings, houses.read_crossings, strict=True
+    ):
         source, target = (box, line) if pointing else (line, box)
-        must = houses.covers[source]
+        must = covers[source]
         if not must:
             continue
-        shared_set = set(shared)
-        inside = reduce(or_, [state[v] for v in shared], 0)
-        outside = reduce(or_, [state[v] for v in houses.cells[source] if v not in shared_set], 0)
+        inside = reduce(or_, read_shared(state), 0)
+        outside = reduce(or_, (read_box if pointing else read_line)(state), 0)
         # the values the source must hold whose places all lie inside
-        for value in values_of(inside & ~outside & must):
+        locked = inside & ~outside & must
+        if not locked:
+            continue
+        shared_set = set(shared)
+        for value in values_of(locked):
             bit = 1 << value
             places = [v for v in shared if state[v] & bit]
             if len(places) < 2:
