@@ -124,6 +124,15 @@ class AllDifferent(Constraint):
                 return f"has no place left for {VALUE.format(values_of(missing)[0])}"
         return None
 
+    def satisfied_by(self, values: Sequence[int]) -> bool:
+        seen = 0
+        for v in self.vars:
+            bit = 1 << values[v]
+            if seen & bit:
+                return False
+            seen |= bit
+        return not self.covering & ~seen
+
     def prune(self, state: State) -> Pruned:
         if self.check(state) is not None:
             return None

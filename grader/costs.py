@@ -164,7 +164,32 @@ def choose(
     costs: Costs | CostTable | None = None,
     guess: bool = False,
 ) -> list[Technique]:
-    """The techniques to run, built with their (possibly overridden) costs."""
+    """The techniques to run, built with their (possibly overridden) costs. Without cost
+    overrides the list is built once per family, rules (the model's key) and selection, as a
+    file of puzzles asks for it once a puzzle (techniques keep no state between runs)."""
+    if costs is None:
+        key = (family.name, model.key, selection, guess)
+        found = _CHOSEN.get(key)
+        if found is None:
+            found = _CHOSEN[key] = tuple(_choose(family, model, selection, None, guess))
+            while len(_CHOSEN) > CHOSEN:
+                del _CHOSEN[next(iter(_CHOSEN))]
+        return list(found)
+    return _choose(family, model, selection, costs, guess)
+
+
+CHOSEN = 32
+"""Technique lists :func:`choose` keeps (the oldest goes first)."""
+_CHOSEN: dict[tuple[str, str, str | None, bool], tuple[Technique, ...]] = {}
+
+
+def _choose(
+    family: Family,
+    model: Model,
+    selection: str | None,
+    costs: Costs | CostTable | None,
+    guess: bool,
+) -> list[Technique]:
     table = technique_table(family, model)
     chosen = select(table, family.levels, selection)
     if guess:

@@ -3,13 +3,33 @@ starts from."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from grader.constraints import AllDifferent
 from grader.model import Model, State, Variable, cell_name, is_single
 from rules.sudoku.file import symbols_for
 
 
 def build_model(n: int, box: tuple[int, int]) -> Model:
-    """The empty n x n sudoku with the given box shape."""
+    """The empty n x n sudoku with the given box shape (a model of its own, made of the
+    shape's shared, immutable variables and constraints)."""
+    variables, constraints = _parts(n, box)
+    br, bc = box
+    return Model(
+        family="sudoku",
+        rows=n,
+        cols=n,
+        variables=variables,
+        constraints=constraints,
+        symbols=dict(enumerate(symbols_for(n))),
+        key=f"sudoku {n} box={br}x{bc}",
+        options={"box": [br, bc]},
+    )
+
+
+@cache
+def _parts(n: int, box: tuple[int, int]) -> tuple[tuple[Variable, ...], tuple[AllDifferent, ...]]:
+    """The variables and constraints of a shape, built once per process."""
     br, bc = box
     variables = tuple(
         Variable(cell_name(r, c), (1 << n) - 1, r, c) for r in range(n) for c in range(n)
@@ -24,17 +44,7 @@ def build_model(n: int, box: tuple[int, int]) -> Model:
         r0, c0 = (b // (n // bc)) * br, (b % (n // bc)) * bc
         cells = [(r0 + i) * n + c0 + j for i in range(br) for j in range(bc)]
         constraints.append(AllDifferent(cells, f"box {b + 1}", full))
-    symbols = dict(enumerate(symbols_for(n)))
-    return Model(
-        family="sudoku",
-        rows=n,
-        cols=n,
-        variables=variables,
-        constraints=tuple(constraints),
-        symbols=symbols,
-        key=f"sudoku {n} box={br}x{bc}",
-        options={"box": [br, bc]},
-    )
+    return variables, tuple(constraints)
 
 
 def crossed_out(model: Model, state: State) -> State:
