@@ -14,11 +14,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-
-from pysat.card import CardEnc, EncType
-from pysat.solvers import Solver
+from typing import TYPE_CHECKING
 
 from grader.model import Model, State, is_single, single_value, values_of
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 SOLVER_NAME = "g4"
 """Glucose 4.1: as fast as CaDiCaL 1.9.5 on our counts (measured: 9x9 to 25x25 sudokus, binary
@@ -32,6 +33,8 @@ def totalizer(n: int, bound: int) -> tuple[tuple[tuple[int, ...], ...], int]:
     variable: 1..n stand for the caller's literals, the rest are auxiliaries. Each shape is
     encoded once per process: PySAT's totalizer keeps about 4 KB of native memory per call,
     which made a long run over many Path puzzles grow by gigabytes."""
+    from pysat.card import CardEnc, EncType
+
     formula = CardEnc.equals(
         list(range(1, n + 1)), bound=bound, top_id=n, encoding=EncType.totalizer
     )
@@ -97,6 +100,8 @@ class CnfBuilder:
                 for b in lits[i + 1 :]:
                     self.add([-a, -b])
         else:
+            from pysat.card import CardEnc, EncType
+
             self._card(
                 CardEnc.atmost(list(lits), bound=1, top_id=self.top, encoding=EncType.seqcounter)
             )
@@ -164,6 +169,9 @@ class ExactSearch:
         binairo has 17 million: kept as Python lists they took 4 GB, in the solver 1.1 GB;
         the k-modulo totalizer has 5x fewer clauses but made a 100x100 count 23x slower).
         Past ``deadline`` the half-built solver is dropped and :class:`SearchTimeout` raised."""
+        from pysat.solvers import Solver  # imported when used: a puzzle the techniques
+        # solve needs no exact search, and PySAT takes 10 ms to import
+
         self.model = model
         self.solver = Solver(name=SOLVER_NAME)
         self.cnf = CnfBuilder(model)

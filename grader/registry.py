@@ -8,7 +8,7 @@ techniques to a family's table (return an empty list for families it does not se
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoints, entry_points
 
 from grader.family import Family, TechniqueSpec
 
@@ -17,10 +17,16 @@ TECHNIQUE_GROUP = "grader.techniques"
 
 
 @cache
+def _entry_points() -> EntryPoints:
+    """Every installed entry point, read once (each reading scans all installed packages)."""
+    return entry_points()
+
+
+@cache
 def families() -> dict[str, Family]:
     """Every installed family by name."""
     found: dict[str, Family] = {}
-    for entry in entry_points(group=FAMILY_GROUP):
+    for entry in _entry_points().select(group=FAMILY_GROUP):
         family = entry.load()
         found[family.name or entry.name] = family
     return dict(sorted(found.items()))
@@ -30,7 +36,7 @@ def families() -> dict[str, Family]:
 def get_family(name: str) -> Family | None:
     """The installed family of that name; only its own entry point is loaded when it is named
     after the family (start-up of a command reading one family's files)."""
-    for entry in entry_points(group=FAMILY_GROUP, name=name):
+    for entry in _entry_points().select(group=FAMILY_GROUP, name=name):
         family = entry.load()
         if family.name in (name, None, ""):
             return family
@@ -41,7 +47,7 @@ def get_family(name: str) -> Family | None:
 def extra_techniques(family_name: str) -> tuple[TechniqueSpec, ...]:
     """Techniques third parties add to a family."""
     out: list[TechniqueSpec] = []
-    for entry in entry_points(group=TECHNIQUE_GROUP):
+    for entry in _entry_points().select(group=TECHNIQUE_GROUP):
         provider = entry.load()
         out.extend(provider(family_name) or [])
     return tuple(out)

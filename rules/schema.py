@@ -25,7 +25,7 @@ BOX_SHAPES: dict[int, tuple[int, int]] = {
 class PuzzleFileBase(BaseModel):
     """Fields every puzzle file may carry besides its family's own."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     id: str | int | None = None
     name: str | None = None
     source: str | None = None

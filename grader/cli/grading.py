@@ -51,8 +51,9 @@ def run_grade(
 ) -> int:
     """Grade every puzzle of every file; bad files get one line each and exit code 2."""
     from grader.grading import grade
-    from grader.report import print_grade
 
+    if not as_json:  # the rich report (JSON lines need no rich)
+        from grader.report import print_grade
     if html is not None:
         from grader.output import check_new
 

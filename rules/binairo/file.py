@@ -13,7 +13,7 @@ from rules.schema import PuzzleFileBase
 
 
 class BinairoRules(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     unique_lines: bool = False
 
 

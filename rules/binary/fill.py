@@ -14,9 +14,6 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
-from pysat.card import CardEnc, EncType
-from pysat.solvers import Solver
-
 from grader.exact import exactly, sat_solve
 
 SLACK = 2
@@ -114,6 +111,9 @@ def _advance(columns: Sequence[ColumnState], row: Sequence[int]) -> list[ColumnS
 
 def solve_strip(top: list[list[int]], height: int, width: int) -> list[list[int]] | None:
     """The last rows under the drawn ones, by a SAT problem over just those cells."""
+    from pysat.card import CardEnc, EncType  # imported when used: grading needs none
+    from pysat.solvers import Solver
+
     m = height - len(top)
     top_id = m * width
     x = [[r * width + c + 1 for c in range(width)] for r in range(m)]

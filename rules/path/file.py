@@ -29,7 +29,7 @@ EMPTY, ON_PATH, HOLE = "-", "#", " "
 
 
 class DoorObject(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     row: int
     col: int
     side: str

@@ -18,7 +18,7 @@ MAX_SIDE = 40
 
 
 class SiteswapRules(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     throws: tuple[int, int] = Field(default=(1, 9), description="[lowest, highest] throw, 0-35")
     latin: bool = Field(default=False, description="no throw twice in a run")
     boxes: bool | tuple[int, int] = Field(
