@@ -504,19 +504,23 @@ class ChainSearch:
         return out
 
     def cycle_eliminations(self, path: list[int]) -> list[tuple[int, int]]:
+        """The candidates off the cycle that see a potential of it both on and off (per value,
+        cell bitsets of the peers holding it)."""
         V = self.V
-        cand = self.grid.cand
-        cells = {p >> 1 for p in path}
-        cell_vars = {c // V for c in cells}
-        forward: set[tuple[int, int]] = set()
-        backward: set[tuple[int, int]] = set()
+        vmask, peer_masks = self.grid.vmask, self.peer_masks
+        on_cycle = 0
+        for pid in path:
+            on_cycle |= 1 << ((pid >> 1) // V)
+        forward = [0] * V
+        backward = [0] * V
         for pid in path[1:]:
             var, v = divmod(pid >> 1, V)
-            target = forward if pid & 1 else backward
-            for q in self.houses.peers[var]:
-                if q not in cell_vars and cand[q] >> v & 1:
-                    target.add((q, v))
-        return sorted(forward & backward)
+            seen = vmask[v] & peer_masks[var] & ~on_cycle
+            if pid & 1:
+                forward[v] |= seen
+            else:
+                backward[v] |= seen
+        return sorted((q, v) for v in range(V) for q in bits(forward[v] & backward[v]))
 
     def forcing(self, source: int, use_y: bool) -> list[Hint]:
         """Chains from ``source`` to its own opposite (a forcing chain)."""

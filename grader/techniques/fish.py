@@ -97,23 +97,31 @@ class Fish(Technique):
             cover_of = lines.cover_of
             for value in values_of(houses.values):
                 bit = 1 << value
-                spots = []  # (base house, the cover houses of its places for the value)
+                spots = []  # (base house, the cover houses of its places as a bitset)
                 for h in lines.base:
                     if not houses.covers[h] & bit:
                         continue  # the value need not appear in this line
-                    places = [v for v in houses.cells[h] if state[v] & bit]
-                    covers = {cover_of.get(v, -1) for v in places}
-                    if 2 <= len(covers) <= k and -1 not in covers:
-                        spots.append((h, frozenset(covers)))
+                    covers = 0
+                    for v in houses.cells[h]:
+                        if state[v] & bit:
+                            cover = cover_of.get(v, -1)
+                            if cover < 0:  # a place on no cover line
+                                covers = 0
+                                break
+                            covers |= 1 << cover
+                    if 2 <= covers.bit_count() <= k:
+                        spots.append((h, covers))
                 for group in combinations(spots, k):
-                    union = frozenset().union(*(c for _, c in group))
-                    if len(union) != k:
+                    union = 0
+                    for _, covers in group:
+                        union |= covers
+                    if union.bit_count() != k:
                         continue
                     base = {h for h, _ in group}
                     inside = {v for h in base for v in houses.cells[h]}
                     elims = [
                         (v, value)
-                        for c in sorted(union)
+                        for c in values_of(union)
                         for v in houses.cells[c]
                         if v not in inside and state[v] & bit
                     ]

@@ -103,17 +103,20 @@ class UniqueRectangle(Technique):
         longest = MAX_LOOP if len(houses.cells[0]) <= 9 else 4
 
         def extend(var: int, allowed: int, extras: int, came: str | None) -> None:
+            full = len(loop) >= longest  # only closing the loop is left
             for h in houses.of_var[var]:
                 kind = houses.shape[h]
                 if kind == came:
                     continue
                 for nxt in houses.cells[h]:
-                    if nxt == start and len(loop) >= 4:
-                        if is_valid_loop(houses, loop):
+                    if nxt == start:
+                        if len(loop) >= 4 and is_valid_loop(houses, loop):
                             out.append(list(loop))
                         continue
+                    if full:
+                        continue
                     mask = state[nxt]
-                    if mask & pm != pm or nxt in loop or len(loop) >= longest:
+                    if mask & pm != pm or nxt in loop:
                         continue
                     more = extras | (mask & ~pm)
                     wide = mask.bit_count() > 2
