@@ -152,7 +152,7 @@ def main() -> int:
             else:
                 globals()[family](pool)
     print(
-        f"({time.time() - started:.0f} s of wall clock, {args.jobs} processes, "
+        f"({time.time() - started:.1f} s of wall clock, {args.jobs} processes, "
         f"{time.strftime('%Y-%m-%d')})"
     )
     return 0
