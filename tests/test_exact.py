@@ -91,3 +91,18 @@ def test_building_a_solver_stops_at_the_deadline_and_keeps_nothing() -> None:
         count_solutions(puzzle.model, puzzle.givens, 2, started + 0.2)
     assert time.monotonic() - started < 5  # encoding it whole takes several seconds
     assert puzzle.model.key not in _CACHE
+
+
+@given(
+    values=st.lists(st.integers(0, 5), min_size=1, max_size=6),
+    covering=st.integers(0, 63),
+)
+def test_all_different_accepts_a_full_assignment_exactly_when_its_check_does(
+    values: list[int], covering: int
+) -> None:
+    """``AllDifferent.satisfied_by`` (a bitset pass, used to accept a finished grid without the
+    exact search) agrees with the rule's own check on the same values."""
+    from grader.constraints import AllDifferent
+
+    rule = AllDifferent(range(len(values)), "house", covering)
+    assert rule.satisfied_by(values) == (rule.check([1 << v for v in values]) is None)

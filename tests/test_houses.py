@@ -46,3 +46,25 @@ def test_open_cells_with_memory_match_a_fresh_reading(family_name, size, options
         # and the memory is real: every placed cell it holds is placed in the last state
         assert all(houses.placed(state, v) for v in placed)
     assert checked > 100
+
+
+@pytest.mark.parametrize(("family_name", "size", "options"), CASES)
+def test_houses_are_shared_by_models_of_one_key_and_found_by_their_cells(
+    family_name, size, options
+):
+    """Grading a file builds a model per puzzle; their houses are built once per key, and each
+    house technique finds its constraint's house by the constraint's cells."""
+    family = families()[family_name]
+    first, second = (family.empty_model(size, options) for _ in range(2))
+    houses = houses_of(first)
+    assert houses_of(second) is houses
+    for ci, constraint in enumerate(second.constraints):
+        if ci in houses.constraint_index:
+            h = houses.constraint_index.index(ci)
+            assert houses.of_cells[constraint.vars] == h
+            assert houses.cells[h] == constraint.vars
+    other_size = (6, 6) if size == (9, 9) else (9, 9)
+    other_options = {**options, "holes": []} if "holes" in options else options
+    other = family.empty_model(other_size if family_name == "sudoku" else size, other_options)
+    if other.key != first.key:
+        assert houses_of(other) is not houses
