@@ -70,6 +70,10 @@ class Technique:
     kinds: ClassVar[tuple[str, ...]] = ()
     batch: ClassVar[bool] = True
     """Whether all steps found in one scan are applied together (False: only the first)."""
+    assumptions: int = 0
+    """How many nested assumptions the technique makes to reach its conclusion (lookahead of
+    depth d: d; a trial bounded to a few rounds: 1). Lookahead of depth d follows its trials
+    with the cheaper techniques that make fewer than d, so depth 1 never nests trials."""
 
     @property
     def needs_unique(self) -> bool:

@@ -1,7 +1,8 @@
 """Lookahead of depth d: assume a value, propagate with cheaper techniques, reach a contradiction.
 
-Depth 1 propagates with every non-lookahead technique cheaper than itself; depth d may nest
-lookaheads up to depth d - 1 inside. At depth 1 one step removes every assumption that fails
+Depth 1 propagates with every technique cheaper than itself that makes no assumption (see
+:attr:`~grader.technique.Technique.assumptions`); depth d may nest lookaheads and other trials up
+to depth d - 1 inside. At depth 1 one step removes every assumption that fails
 with the shortest chain, as a person would see the simplest contradictions, and shows the
 chain of the first; deeper, one step removes every assumption that fails and shows the chain
 of the first (assumptions are tried on cells with fewest candidates first), as recording a
@@ -135,6 +136,7 @@ class Lookahead(Technique):
     ) -> None:
         super().__init__(cost, level, name or self.default_name(depth=depth))
         self.depth = depth
+        self.assumptions = depth
 
     @classmethod
     def default_name(cls, depth: int = 1, **kwargs: Any) -> str:
@@ -142,7 +144,11 @@ class Lookahead(Technique):
 
     def find(self, ctx: Context) -> Iterator[Step]:
         engine = ctx.engine
-        cheaper = [t for t in engine.techniques if t.cost < self.cost and t.name != "guess"]
+        cheaper = [
+            t
+            for t in engine.techniques
+            if t.cost < self.cost and t.assumptions < self.depth and t.name != "guess"
+        ]
         sub = engine.sub_engine(cheaper)
         if ctx.settle:
             yield from self._settle_find(ctx, sub)
