@@ -30,11 +30,17 @@ from rules.path.family import FAMILY, random_path
 from rules.path.file import values_of_path
 from rules.path.model import BOTH, OFF, ON, geometry
 from rules.path.techniques import (
+    CountAhead,
     CrossingParity,
+    CutAhead,
     CutCells,
+    DeadEndAhead,
+    LoopAhead,
     NoLoop,
     Pocket,
     Reachability,
+    follow,
+    path_table,
 )
 from soundness import assert_sound_run
 
@@ -296,6 +302,41 @@ def test_crossing_parity_decides_the_last_crossing():
     assert state[left] == BOTH
 
 
+def test_loop_ahead_refuses_a_cell_whose_forced_links_close_a_loop():
+    # r2c1-r2c2 is on the path; r3c1 would have to go on to r3c2 and back up to r2c2
+    p = puzzle((3, 2), [[0, 0, "W"], [0, 1, "E"]])
+    state = p.model.initial_state()
+    geo = geometry(p.model)
+    set_cells(p, state, [(1, 0), (1, 1)], ON)
+    state[geo.side_edge[((1, 0), "E")].var] = ON
+    removed = {e for s in step_of(LoopAhead, p, state) for e in s.eliminations}
+    assert {(geo.cell_var[(2, 0)], 1), (geo.cell_var[(2, 1)], 1)} <= removed
+    chain = follow(p.model, state, geo.cell_var[(2, 0)], 1)
+    assert chain.rounds <= 3 and [kind for kind, _ in chain.ends] == ["loop"]
+
+
+def test_dead_end_ahead_refuses_a_cell_whose_forced_links_run_into_an_empty_cell():
+    # r1c2 is on the path; if r3c2 were, column 2 (clue 2) would be full, yet r3c2's only
+    # ways (r3c1 and r2c2) would run into r2c2
+    p = puzzle((3, 3), [[2, 0, "S"], [0, 2, "N"]], cols=[3, 2, None])
+    state = p.model.initial_state()
+    geo = geometry(p.model)
+    set_cells(p, state, [(0, 0), (1, 0), (2, 0), (0, 1)], ON)
+    set_cells(p, state, [(2, 2)], OFF)
+    for edge in geo.around[(2, 2)]:
+        state[edge.var] = OFF
+    state[geo.side_edge[((0, 0), "E")].var] = ON
+    removed = {e for s in step_of(DeadEndAhead, p, state) for e in s.eliminations}
+    assert (geo.cell_var[(2, 1)], 1) in removed
+    assert step_of(CountAhead, p, state) == []  # the chain breaks at r2c2, not at a count
+
+
+@pytest.mark.parametrize("technique", [LoopAhead, DeadEndAhead, CountAhead, CutAhead])
+def test_short_chains_are_in_the_table_below_lookahead(technique):
+    costs = {spec.technique_name: spec.cost for spec in path_table()}
+    assert costs["line-enumeration"] < costs[technique.name] < costs["lookahead-1"]
+
+
 # -- soundness on random partial boards ---------------------------------------------------------
 
 
@@ -335,6 +376,17 @@ def partial_boards(draw):
 def test_steps_never_remove_a_solution_value(p):
     selection = "-lookahead-2" if len(p.givens) > 60 else None
     assert_sound_run(p, choose(p.family, p.model, selection))
+
+
+SHORT_CHAINS = "door-cells,links,loop-ahead,dead-end-ahead,count-ahead,cut-ahead"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(partial_boards())
+def test_short_chains_alone_never_remove_a_solution_value(p):
+    """The short chains with only the bookkeeping before them, so that they fire on states the
+    cheaper techniques would have settled."""
+    assert_sound_run(p, choose(p.family, p.model, SHORT_CHAINS))
 
 
 # -- the shared examples ---------------------------------------------------------------------

@@ -8,12 +8,14 @@ edges the path may still cross.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 from grader.constraints import Constraint
 from grader.explain import Explainer, number_word
 from grader.family import TechniqueSpec
 from grader.graphs import biconnected_blocks, component_of, components
-from grader.model import Model, single_value
+from grader.model import Model, cell_name, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, Lookahead
@@ -703,6 +705,222 @@ class LineEnumeration(Technique):
         return f"every way to complete {unit} with its clue and the path through its cells agrees"
 
 
+# -- short chains ------------------------------------------------------------------------------
+
+
+SHORT_ROUNDS = 3
+"""How many rounds of forced links a short chain follows: as far as a solver sees at a glance."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """What assuming one cell on (or off) forces by the degree and count rules alone, round by
+    round, until a rule breaks (``ends``) or :data:`SHORT_ROUNDS` rounds pass."""
+
+    assume: tuple[int, int]
+    forced: tuple[tuple[int, int], ...]
+    """The values the rules forced, in the order found (variable, value)."""
+    rounds: int
+    ends: tuple[tuple[str, str], ...]
+    """Each rule broken in the last round: (kind, where), kind one of ``loop`` (a closed
+    loop, or the path finished with path cells outside it), ``end`` (a cell with too few or
+    too many ways, or the wrong number of doors) and ``count`` (a clue overfilled or starved);
+    where: an edge's, a cell's or a line's name."""
+
+
+def short_chain(ctx: Context, var: int, value: int, cut: bool = False) -> Chain:
+    """:func:`follow` of the assumption ``var = value``, kept per state of one scan (the short
+    chain techniques ask in turn)."""
+    memo = ctx.memo.setdefault("path_short_chains", {})
+    chain = memo.get((var, value, cut))
+    if chain is None:
+        chain = memo[(var, value, cut)] = follow(ctx.model, ctx.state, var, value, cut)
+    return chain
+
+
+def follow(model: Model, state: Sequence[int], var: int, value: int, cut: bool = False) -> Chain:
+    """Assume ``var = value`` and apply the rules of a cell's degree (Links, Dead end, Two
+    ways) and of a clue's count (Count saturation and completion) to every constraint a change
+    touched, all of a round at once, checking each round for a broken rule."""
+    geo = geometry(model)
+    s = list(state)
+    s[var] = 1 << value
+    fragments = Fragments(geo, state)
+    forced: list[tuple[int, int]] = []
+    changed = [var]
+    constraints = model.constraints
+    for rounds in range(SHORT_ROUNDS + 1):
+        touched = sorted({ci for v in changed for ci in model.var_constraints[v]})
+        ends = broken(geo, s, fragments, changed, [constraints[ci] for ci in touched])
+        if cut and not ends and cut_off(geo, s):
+            ends = (("cut", ""),)
+        if ends or rounds == SHORT_ROUNDS:
+            return Chain((var, value), tuple(forced), rounds, ends)
+        narrowed: dict[int, int] = {}
+        by_count: set[int] = set()
+        for ci in touched:
+            constraint = constraints[ci]
+            if not isinstance(constraint, CellDegree | LineCount):
+                continue
+            for v, mask in constraint.prune(s) or ():
+                narrowed[v] = narrowed.get(v, s[v]) & mask
+                if isinstance(constraint, LineCount):
+                    by_count.add(v)
+        changed = [v for v, mask in sorted(narrowed.items()) if mask != s[v]]
+        if not changed:
+            break
+        emptied = [v for v in changed if not narrowed[v]]
+        if emptied:  # two rules disagree: a clue's count, if one of them, is what breaks
+            kind = "count" if by_count & set(emptied) else "end"
+            where = tuple((kind, cell_or_edge(geo, v)) for v in emptied)
+            return Chain((var, value), tuple(forced), rounds + 1, where)
+        for v in changed:
+            s[v] = narrowed[v]
+            forced.append((v, single_value(s[v])))
+    return Chain((var, value), tuple(forced), rounds, ())
+
+
+def broken(
+    geo: Geometry,
+    state: Sequence[int],
+    fragments: Fragments,
+    changed: Sequence[int],
+    touched: Sequence[Constraint],
+) -> tuple[tuple[str, str], ...]:
+    """The rules ``state`` breaks among the ``touched`` constraints and the path's shape
+    (``fragments`` joins the path edges seen so far; the edges ``changed`` put on are added)."""
+    ends: list[tuple[str, str]] = []
+    for constraint in touched:
+        if isinstance(constraint, CellDegree) and constraint.check(state):
+            ends.append(("end", constraint.label))
+        elif isinstance(constraint, LineCount) and constraint.check(state):
+            ends.append(("count", constraint.label))
+    doors = [e.var for e in geo.door_edges]
+    if sum(state[v] == ON for v in doors) > 2 or sum(1 for v in doors if state[v] & ON) < 2:
+        ends.append(("end", "the doors"))
+    for v in changed:
+        edge = geo.edge_of.get(v)
+        if edge is None or state[v] != ON:
+            continue
+        a = fragments.find(edge.a)
+        b = fragments.find(OUTSIDE if edge.b is None else edge.b)
+        if a != b:
+            fragments.parent[a] = b
+        elif a != fragments.find(OUTSIDE) or any(
+            state[geo.cell_var[c]] == ON and not fragments.joined(c, OUTSIDE) for c in geo.cells
+        ):
+            ends.append(("loop", edge.name))
+    return tuple(dict.fromkeys(ends))
+
+
+def cut_off(geo: Geometry, state: Sequence[int]) -> bool:
+    """Whether the path cells and doors known in ``state`` cannot be linked door to door."""
+    graph = _build_graph(geo, state, False)
+    needed = required(geo, state)
+    if not needed:
+        return False
+    component = component_of(graph, needed[0])
+    doors = sum(1 for n in component if is_door(n))
+    return doors < 2 or any(n not in component for n in needed)
+
+
+def cell_or_edge(geo: Geometry, var: int) -> str:
+    edge = geo.edge_of.get(var)
+    return edge.name if edge is not None else cell_name(*geo.cells[var])
+
+
+class ShortChain(Technique):
+    """Base of the short chain techniques: the assumptions about cells whose :func:`follow`
+    breaks a rule of the kind ``end``."""
+
+    end: ClassVar[str] = ""
+    cut: ClassVar[bool] = False
+    reads_solutions = False
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        geo = geometry(ctx.model)
+        state = ctx.state
+        for var in range(len(geo.cells)):
+            if state[var] != BOTH:
+                continue
+            for value in (0, 1):
+                chain = short_chain(ctx, var, value, self.cut)
+                if any(kind == self.end for kind, _ in chain.ends):
+                    yield self.make(
+                        eliminations=[(var, value)],
+                        assume=(var, value),
+                        vars=[v for v, _ in chain.forced],
+                        forced=chain.forced,
+                        rounds=chain.rounds,
+                        ends=[where for kind, where in chain.ends if kind == self.end],
+                    )
+
+    def chain_words(self, step: Step, ex: Explainer) -> str:
+        var, value = step.data["assume"]
+        forced = step.data["forced"]
+        said = ", ".join(ex.conclusion(v, x, True) for v, x in forced)
+        then = f", the links and counts would force {said}" if said else ""
+        return f"if {ex.cell(var)} were {ex.value(value)}{then}"
+
+
+class LoopAhead(ShortChain):
+    name = "loop-ahead"
+    title = "Loop ahead"
+    description = (
+        "Assume a cell on (or off) the path and follow the links it forces for a few rounds "
+        "(a cell with two ways left uses both, a full cell or row uses no more): if they close a "
+        "loop, or finish the path from door to door with path cells left outside, the "
+        "assumption is false."
+    )
+    end = "loop"
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"{self.chain_words(step, ex)}: a loop would close at {step.data['ends'][0]}"
+
+
+class DeadEndAhead(ShortChain):
+    name = "dead-end-ahead"
+    title = "Dead end ahead"
+    description = (
+        "Assume a cell on (or off) the path and follow the links it forces for a few rounds: if "
+        "they leave a path cell with fewer than two ways to go (or more than two), or the "
+        "path without two doors, the assumption is false."
+    )
+    end = "end"
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"{self.chain_words(step, ex)}: {step.data['ends'][0]} would be stuck"
+
+
+class CutAhead(ShortChain):
+    name = "cut-ahead"
+    title = "Cut off ahead"
+    description = (
+        "Assume a cell on (or off) the path and follow the links it forces for a few rounds: if "
+        "the path cells known then can no longer be linked to each other and to two doors, the "
+        "assumption is false."
+    )
+    end = "cut"
+    cut = True
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"{self.chain_words(step, ex)}: the path could no longer be linked door to door"
+
+
+class CountAhead(ShortChain):
+    name = "count-ahead"
+    title = "Count ahead"
+    description = (
+        "Assume a cell on (or off) the path and follow the links it forces for a few rounds: if "
+        "they put more path cells in a row or column than its clue, or leave it too few open "
+        "cells to reach it, the assumption is false."
+    )
+    end = "count"
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        return f"{self.chain_words(step, ex)}: the clue of {step.data['ends'][0]} would break"
+
+
 # -- lookahead ---------------------------------------------------------------------------------
 
 
@@ -738,6 +956,10 @@ def path_table() -> list[TechniqueSpec]:
         TechniqueSpec(CutCells, 3.2, "normal"),
         TechniqueSpec(Pocket, 3.5, "normal"),
         TechniqueSpec(LineEnumeration, 4.5, "hard"),
+        TechniqueSpec(LoopAhead, 5.0, "hard"),
+        TechniqueSpec(DeadEndAhead, 5.2, "hard"),
+        TechniqueSpec(CountAhead, 5.5, "hard"),
+        TechniqueSpec(CutAhead, 6.0, "hard"),
         TechniqueSpec(CellLookahead, 7.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
         TechniqueSpec(CellLookahead, 9.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
         TechniqueSpec(Guess, 12.0, "extreme", default=False),
