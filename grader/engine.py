@@ -76,7 +76,10 @@ class Plan:
             for ti, ci in pairs:
                 by_technique.setdefault(ti, []).append(ci)
             for ti, cis in by_technique.items():
-                per_technique.setdefault(ti, [()] * len(self.watchers))[var] = tuple(cis)
+                watched = per_technique.get(ti)
+                if watched is None:
+                    watched = per_technique[ti] = [()] * len(self.watchers)
+                watched[var] = tuple(cis)
         classes: dict[tuple[tuple[int, ...], ...], list[int]] = {}
         for ti, watched in sorted(per_technique.items()):
             classes.setdefault(tuple(watched), []).append(ti)

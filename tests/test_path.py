@@ -493,3 +493,15 @@ def test_board_shows_clues_doors_and_the_solved_path():
     assert sorted(side for _, side in board.path_stubs) == ["E", "W"]
     assert len(board.paths) == 6
     assert "<svg" in board_svg(board)
+
+
+def test_lookahead_follows_its_trials_without_nesting_the_short_chains():
+    """The short chains are trials of their own (one assumption): lookahead-1 follows its
+    trials with every cheaper technique but them; lookahead-2 may nest them."""
+    built = {t.name: t for t in choose(FAMILY, FAMILY.empty_model((6, 6), {}), "extreme")}
+    short = {"loop-ahead", "dead-end-ahead", "count-ahead", "cut-ahead"}
+    table = list(built.values())
+    one = {t.name for t in built["lookahead-1"].inner(table)}
+    two = {t.name for t in built["lookahead-2"].inner(table)}
+    assert not one & short and "line-enumeration" in one
+    assert short <= two and "lookahead-1" in two

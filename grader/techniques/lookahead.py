@@ -22,7 +22,7 @@ on whether the answer was known.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -142,14 +142,18 @@ class Lookahead(Technique):
     def default_name(cls, depth: int = 1, **kwargs: Any) -> str:
         return f"lookahead-{depth}"
 
-    def find(self, ctx: Context) -> Iterator[Step]:
-        engine = ctx.engine
-        cheaper = [
+    def inner(self, techniques: Sequence[Technique]) -> list[Technique]:
+        """The techniques its trials are followed with: the cheaper ones making fewer nested
+        assumptions than its depth (no guessing)."""
+        return [
             t
-            for t in engine.techniques
+            for t in techniques
             if t.cost < self.cost and t.assumptions < self.depth and t.name != "guess"
         ]
-        sub = engine.sub_engine(cheaper)
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        engine = ctx.engine
+        sub = engine.sub_engine(self.inner(engine.techniques))
         if ctx.settle:
             yield from self._settle_find(ctx, sub)
             return

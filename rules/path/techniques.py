@@ -836,6 +836,7 @@ class ShortChain(Technique):
     end: ClassVar[str] = ""
     cut: ClassVar[bool] = False
     reads_solutions = False
+    assumptions = 1  # a bounded trial: lookahead-1 does not nest it in its own trials
 
     def find(self, ctx: Context) -> Iterator[Step]:
         geo = geometry(ctx.model)
