@@ -39,11 +39,14 @@ class UsageError(Exception):
 
 
 def field_path(loc: tuple) -> str:
-    """``('grid', 2)`` → ``grid[2]``."""
+    """``('grid', 2)`` → ``grid[2]``; a key that is not a plain printable name is quoted
+    (``('rules', '\\n')`` → ``rules['\\n']``), so the message stays one line."""
     out = ""
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
+        elif not str(part) or not str(part).isprintable() or str(part).strip() != str(part):
+            out += f"[{str(part)!r}]"
         else:
             out += ("." if out else "") + str(part)
     return out

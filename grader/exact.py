@@ -9,6 +9,7 @@ register a lazy check that adds cutting clauses when a candidate solution breaks
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from collections import OrderedDict
@@ -274,6 +275,18 @@ class ExactSearch:
 
 _CACHE: OrderedDict[str, ExactSearch] = OrderedDict()
 _CACHE_SIZE = 8
+
+
+@atexit.register
+def _release_solvers() -> None:
+    """Delete the shared solvers before the interpreter tears modules down: PySAT is imported
+    on first use, after this module, so at exit its own module may be gone when a solver left
+    for the garbage collector is deleted (a noisy "Exception ignored" on stderr)."""
+    while _CACHE:
+        _, search = _CACHE.popitem()
+        search.solver.delete()
+
+
 REBUILD_AFTER = 1000
 """Solver calls after which a shared solver is rebuilt: every count leaves its blocking clauses
 (and the solver its learnt clauses) behind, so memory would grow with every puzzle graded."""
