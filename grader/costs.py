@@ -34,6 +34,7 @@ from grader.errors import InputError, UsageError
 from grader.family import Family, TechniqueSpec
 from grader.model import Model
 from grader.registry import extra_techniques, families
+from grader.shared import SharedByKey
 from grader.technique import Technique
 
 Costs = Mapping[str, Any]
@@ -169,18 +170,12 @@ def choose(
     file of puzzles asks for it once a puzzle (techniques keep no state between runs)."""
     if costs is None:
         key = (family.name, model.key, selection, guess)
-        found = _CHOSEN.get(key)
-        if found is None:
-            found = _CHOSEN[key] = tuple(_choose(family, model, selection, None, guess))
-            while len(_CHOSEN) > CHOSEN:
-                del _CHOSEN[next(iter(_CHOSEN))]
-        return list(found)
+        return list(_CHOSEN.get(key, lambda: tuple(_choose(family, model, selection, None, guess))))
     return _choose(family, model, selection, costs, guess)
 
 
-CHOSEN = 32
-"""Technique lists :func:`choose` keeps (the oldest goes first)."""
-_CHOSEN: dict[tuple[str, str, str | None, bool], tuple[Technique, ...]] = {}
+_CHOSEN: SharedByKey[tuple[Technique, ...]] = SharedByKey(32)
+"""Technique lists :func:`choose` keeps."""
 
 
 def _choose(

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import copy
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 
 from grader.constraints import spoken
 from grader.model import Model, State, is_single
+from grader.shared import SharedByKey
 from grader.step import Assignment, Contradiction, Step
 from grader.technique import Context, EngineTimeout, JointScan, Technique
 
@@ -185,9 +186,8 @@ def effective(step: Step, state: State) -> Step | None:
     return replace(step, placements=placements, eliminations=eliminations)
 
 
-SHARED_PLANS = 32
+_SHARED_PLANS: SharedByKey[Plan] = SharedByKey(32)
 """Plans kept for models of the same key (least recently used dropped)."""
-_SHARED_PLANS: OrderedDict[tuple[str, tuple[str, ...]], Plan] = OrderedDict()
 
 
 class Engine:
@@ -230,15 +230,9 @@ class Engine:
         )
         plan = self._plans.get(key)
         if plan is None:
-            shared = (self.model.key, key)
-            plan = _SHARED_PLANS.get(shared)
-            if plan is None:
-                plan = Plan.build(self.model, techniques)
-                _SHARED_PLANS[shared] = plan
-                while len(_SHARED_PLANS) > SHARED_PLANS:
-                    _SHARED_PLANS.popitem(last=False)
-            else:
-                _SHARED_PLANS.move_to_end(shared)
+            plan = _SHARED_PLANS.get(
+                (self.model.key, key), lambda: Plan.build(self.model, techniques)
+            )
             self._plans[key] = plan
         return plan
 

@@ -43,12 +43,13 @@ def field_path(loc: tuple) -> str:
     (``('rules', '\\n')`` → ``rules['\\n']``), so the message stays one line."""
     out = ""
     for part in loc:
+        name = str(part)
         if isinstance(part, int):
             out += f"[{part}]"
-        elif not str(part) or not str(part).isprintable() or str(part).strip() != str(part):
-            out += f"[{str(part)!r}]"
+        elif not name or not name.isprintable() or name.strip() != name:
+            out += f"[{name!r}]"
         else:
-            out += ("." if out else "") + str(part)
+            out += ("." if out else "") + name
     return out
 
 

@@ -14,7 +14,6 @@ eliminations of the placed value from the peers, as a player crossing it out.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import reduce
@@ -25,6 +24,7 @@ from typing import Any
 from grader.constraints import AllDifferent, Constraint
 from grader.explain import Explainer
 from grader.model import Model, State, is_single, masks_reader, single_value, values_of
+from grader.shared import SharedByKey
 from grader.step import Step
 from grader.technique import Context, Technique
 
@@ -99,9 +99,8 @@ def placed_cells(ctx: Context) -> set[int]:
     return found
 
 
-SHARED_HOUSES = 32
+_SHARED_HOUSES: SharedByKey[Houses] = SharedByKey(32)
 """Houses kept for models of that many keys (every 9x9 sudoku shares one)."""
-_SHARED_HOUSES: OrderedDict[str, Houses] = OrderedDict()
 
 
 def houses_of(model: Model) -> Houses:
@@ -109,15 +108,7 @@ def houses_of(model: Model) -> Houses:
     constraints), as a file of puzzles builds a model per puzzle."""
     found = model.memo.get("houses")
     if found is None:
-        found = _SHARED_HOUSES.get(model.key)
-        if found is None:
-            found = _build_houses(model)
-            _SHARED_HOUSES[model.key] = found
-            while len(_SHARED_HOUSES) > SHARED_HOUSES:
-                _SHARED_HOUSES.popitem(last=False)
-        else:
-            _SHARED_HOUSES.move_to_end(model.key)
-        model.memo["houses"] = found
+        found = model.memo["houses"] = _SHARED_HOUSES.get(model.key, lambda: _build_houses(model))
     return found
 
 

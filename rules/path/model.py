@@ -392,6 +392,13 @@ class Fragments:
             else:
                 self.parent[a] = b
 
+    def copy(self) -> Fragments:
+        """An independent copy (the same joins) that may be extended."""
+        twin = Fragments.__new__(Fragments)
+        twin.parent = dict(self.parent)
+        twin.closed = list(self.closed)
+        return twin
+
     def find(self, node: object) -> object:
         parent = self.parent
         root = node
@@ -405,17 +412,20 @@ class Fragments:
         return self.find(a) == self.find(b)
 
 
+def stray_cells(geo: Geometry, state: State, fragments: Fragments) -> list[tuple[int, int]]:
+    """The path cells not joined to the outside (left off a finished door-to-door path)."""
+    return [
+        c for c in geo.cells if state[geo.cell_var[c]] == ON and not fragments.joined(c, OUTSIDE)
+    ]
+
+
 def loop_problem(geo: Geometry, state: State) -> str | None:
     """A closed loop, or a finished door-to-door path with path cells left outside it."""
     fragments = Fragments(geo, state)
     for edge, through_doors in fragments.closed:
         if not through_doors:
             return f"closes a loop at {edge.name}"
-        stray = [
-            c
-            for c in geo.cells
-            if state[geo.cell_var[c]] == ON and not fragments.joined(c, OUTSIDE)
-        ]
+        stray = stray_cells(geo, state, fragments)
         if stray:
             return f"is finished but leaves {cell_name(*stray[0])} on the path outside it"
     return None

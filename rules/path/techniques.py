@@ -29,6 +29,7 @@ from rules.path.model import (
     Geometry,
     LineCount,
     geometry,
+    stray_cells,
 )
 
 
@@ -717,7 +718,6 @@ class Chain:
     """What assuming one cell on (or off) forces by the degree and count rules alone, round by
     round, until a rule breaks (``ends``) or :data:`SHORT_ROUNDS` rounds pass."""
 
-    assume: tuple[int, int]
     forced: tuple[tuple[int, int], ...]
     """The values the rules forced, in the order found (variable, value)."""
     rounds: int
@@ -734,18 +734,30 @@ def short_chain(ctx: Context, var: int, value: int, cut: bool = False) -> Chain:
     memo = ctx.memo.setdefault("path_short_chains", {})
     chain = memo.get((var, value, cut))
     if chain is None:
-        chain = memo[(var, value, cut)] = follow(ctx.model, ctx.state, var, value, cut)
+        base = memo.get("fragments")
+        if base is None:
+            base = memo["fragments"] = Fragments(geometry(ctx.model), ctx.state)
+        chain = memo[(var, value, cut)] = follow(ctx.model, ctx.state, var, value, cut, base.copy())
     return chain
 
 
-def follow(model: Model, state: Sequence[int], var: int, value: int, cut: bool = False) -> Chain:
+def follow(
+    model: Model,
+    state: Sequence[int],
+    var: int,
+    value: int,
+    cut: bool = False,
+    fragments: Fragments | None = None,
+) -> Chain:
     """Assume ``var = value`` and apply the rules of a cell's degree (Links, Dead end, Two
     ways) and of a clue's count (Count saturation and completion) to every constraint a change
-    touched, all of a round at once, checking each round for a broken rule."""
+    touched, all of a round at once, checking each round for a broken rule. ``fragments``: the
+    path edges of ``state`` already joined (a copy the chain may extend; built when None)."""
     geo = geometry(model)
     s = list(state)
     s[var] = 1 << value
-    fragments = Fragments(geo, state)
+    if fragments is None:
+        fragments = Fragments(geo, state)
     forced: list[tuple[int, int]] = []
     changed = [var]
     constraints = model.constraints
@@ -755,7 +767,7 @@ def follow(model: Model, state: Sequence[int], var: int, value: int, cut: bool =
         if cut and not ends and cut_off(geo, s):
             ends = (("cut", ""),)
         if ends or rounds == SHORT_ROUNDS:
-            return Chain((var, value), tuple(forced), rounds, ends)
+            return Chain(tuple(forced), rounds, ends)
         narrowed: dict[int, int] = {}
         by_count: set[int] = set()
         for ci in touched:
@@ -773,11 +785,11 @@ def follow(model: Model, state: Sequence[int], var: int, value: int, cut: bool =
         if emptied:  # two rules disagree: a clue's count, if one of them, is what breaks
             kind = "count" if by_count & set(emptied) else "end"
             where = tuple((kind, cell_or_edge(geo, v)) for v in emptied)
-            return Chain((var, value), tuple(forced), rounds + 1, where)
+            return Chain(tuple(forced), rounds + 1, where)
         for v in changed:
             s[v] = narrowed[v]
             forced.append((v, single_value(s[v])))
-    return Chain((var, value), tuple(forced), rounds, ())
+    return Chain(tuple(forced), rounds, ())
 
 
 def broken(
@@ -806,9 +818,7 @@ def broken(
         b = fragments.find(OUTSIDE if edge.b is None else edge.b)
         if a != b:
             fragments.parent[a] = b
-        elif a != fragments.find(OUTSIDE) or any(
-            state[geo.cell_var[c]] == ON and not fragments.joined(c, OUTSIDE) for c in geo.cells
-        ):
+        elif a != fragments.find(OUTSIDE) or stray_cells(geo, state, fragments):
             ends.append(("loop", edge.name))
     return tuple(dict.fromkeys(ends))
 
