@@ -528,14 +528,15 @@ class ChainSearch:
         cand, vmask, hpos = g.cand, g.vmask, g.hpos
         goal = source ^ 1
         # nodes are (pid, parent node): a breadth-first search visits each potential once, so
-        # unlike the cycles' nodes they need no record of the potentials on their way
+        # unlike the cycles' nodes they need no record of the potentials on their way; the
+        # first way to the goal is the shortest, and the only one kept, so the search ends there
         start: tuple = (source, None)
         seen = {source}
         pending = [start]
-        found = []
+        found: list[tuple] = []
         weak_of = self.targets("weak", use_y, True)
         strong_of = self.targets("strong", use_y, True)
-        while pending:
+        while pending and not found:
             nxt = []
             for node in pending:
                 pid = node[0]
@@ -548,9 +549,10 @@ class ChainSearch:
                     if targets is None:
                         links = self.strong(pid, use_y, True, cand, hpos)
                         targets = strong_of[pid] = tuple(t for t, _ in links)
+                if goal in targets:
+                    found.append((goal, node))
+                    break
                 for t in targets:
-                    if t == goal and not any(f[0] == t for f in found):
-                        found.append((t, node))
                     if t not in seen:
                         seen.add(t)
                         nxt.append((t, node))
