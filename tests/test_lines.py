@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.lines import LineRule
-from rules.binary.lines import BalancedLine
+from rules.binary.lines import TABLE_MAX, BalancedLine, valid_lines
 
 
 def brute_supports(rule: LineRule, masks: list[int]) -> list[int] | None:
@@ -68,3 +68,34 @@ def test_violation_names_the_visible_break():
     assert rule.violation([1, 1, 1, 3, 3, 3]) == "holds three 0s in a row"
     assert rule.violation([2, 3, 2, 3, 2, 2]) == "holds 4 1s, more than half"
     assert rule.violation([1, 2, 1, 2, 3, 3]) is None
+
+
+@st.composite
+def table_lines(draw):
+    """Lines up to the table's longest, any masks (an empty cell included)."""
+    length = 2 * draw(st.integers(1, TABLE_MAX // 2))
+    signs = {}
+    for i in range(length - 1):
+        sign = draw(st.sampled_from([None, None, None, None, "=", "x"]))
+        if sign:
+            signs[i] = sign
+    masks = draw(st.lists(st.sampled_from([0, 1, 2, 3, 3, 3, 3]), min_size=length, max_size=length))
+    return BalancedLine(length, signs), masks
+
+
+@settings(max_examples=300, deadline=None)
+@given(table_lines())
+def test_table_of_valid_lines_matches_run_pass(case):
+    """The two exact passes a balanced line may take agree (the table below TABLE_MAX)."""
+    rule, masks = case
+    assert rule.supports_by_table(masks) == rule.supports_by_runs(masks)
+
+
+def test_valid_lines_are_every_valid_line():
+    """As many as the automaton counts (A177790's 8196 at 20 is checked above), all valid."""
+    for length in range(2, TABLE_MAX + 1, 2):
+        rule = BalancedLine(length, {0: "x", length - 2: "="})
+        lines = valid_lines(length, rule.sign_key)
+        assert len(lines) == rule.count([3] * length)
+        assert all(rule.accepts_values([line >> i & 1 for i in range(length)]) for line in lines)
+    assert len(valid_lines(14, ())) == BalancedLine(14).count([3] * 14) == 518
