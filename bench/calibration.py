@@ -14,7 +14,7 @@ shows its effect everywhere.
 - Sudoku: the SE-rated set: Spearman of our difficulty with SE's ER, exact and within 0.2.
 - Path: the 26 puzzles of the font: levels, how many need lookahead, the spread of the
   lookahead steps' costs.
-- Siteswap: the 17 puzzles: levels.
+- Siteswap: the 17 puzzles: levels, lookahead and short contradiction steps.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def rated(data: dict) -> dict:
         "level": result.level,
         "solved": result.solved,
         "lookahead": lookahead,
+        "short": sum(s.technique == "short-contradiction" for s in result.steps),
     }
 
 
@@ -73,6 +74,7 @@ def tango(pool: ProcessPoolExecutor) -> None:
     means = " ".join(f"{d}:{statistics.mean(v):.1f}" for d, v in sorted(by_day.items()))
     print(f"  mean effort by weekday (1 = Monday): {means}")
     print(f"  levels: {dict(Counter(r['level'] for r in found))}")
+    print(f"  {trials(found)}")
 
 
 def binairo(pool: ProcessPoolExecutor) -> None:
@@ -133,6 +135,15 @@ def siteswap(pool: ProcessPoolExecutor) -> None:
     puzzles = [data for _, data in siteswap_examples(SHARED_DATA / "siteswap_examples.json")]
     found = graded(pool, puzzles)
     print(f"siteswap: {len(found)} puzzles, levels {dict(Counter(r['level'] for r in found))}")
+    print(f"  {trials(found)}")
+
+
+def trials(found: list[dict]) -> str:
+    """How many puzzles need lookahead, its steps, and the short contradictions' steps."""
+    needing = sum(1 for r in found if r["lookahead"])
+    steps = sum(len(r["lookahead"]) for r in found)
+    short = sum(r["short"] for r in found)
+    return f"{needing} need lookahead ({steps} steps); {short} short-contradiction steps"
 
 
 def main() -> int:

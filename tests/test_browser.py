@@ -82,7 +82,7 @@ def test_browser_opens_the_lookahead_chains(tmp_path):
     from grader import GradeOptions
 
     puzzle = load(str(EXAMPLES / "tango.json"))[0]
-    result = grade(puzzle, GradeOptions(techniques="-line-enumeration"))
+    result = grade(puzzle, GradeOptions(techniques="-line-enumeration,-short-contradiction"))
     chains = sum(1 for step in result.steps if step.data.get("chain"))
     assert chains > 0
     page = trace_html([result])

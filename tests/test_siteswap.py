@@ -326,9 +326,18 @@ def test_trace_explains_sum_rule_and_landing_beats():
     techniques = choose(puzzle.family, puzzle.model)
     run = Engine(puzzle.model, techniques).run(puzzle.givens)
     ex = Explainer(puzzle.model, techniques)
-    texts = {s.technique: ex.text(s) for s in run.steps}
+    texts: dict[str, str] = {}
+    for step in run.steps:  # each technique's first step
+        texts.setdefault(step.technique, ex.text(step))
     assert "must add up to a multiple of its length" in texts["sum-rule"]
     assert "lands on beat" in texts["landing-sites"]
+    # its assumptions are short contradictions, told by the easy moves that clash
+    assert texts["short-contradiction"].startswith("r1c1 ≠ 4: if r1c1 were 4, then ")
+    assert "could hold nothing (r3c3 = 8: in row 3" in texts["short-contradiction"]
+    # with lookahead instead, a hidden landing site follows it
+    without = [t for t in techniques if t.name != "short-contradiction"]
+    run = Engine(puzzle.model, without).run(puzzle.givens)
+    texts = {s.technique: ex.text(s) for s in run.steps}
     assert "can still land on beat" in texts["hidden-landing-site"]
 
 

@@ -5,5 +5,13 @@ from grader.techniques.last_cell import LastCell
 from grader.techniques.line_enumeration import LineEnumeration
 from grader.techniques.lookahead import Lookahead
 from grader.techniques.relation import RelationPropagation
+from grader.techniques.short_chain import ShortContradiction
 
-__all__ = ["Guess", "LastCell", "LineEnumeration", "Lookahead", "RelationPropagation"]
+__all__ = [
+    "Guess",
+    "LastCell",
+    "LineEnumeration",
+    "Lookahead",
+    "RelationPropagation",
+    "ShortContradiction",
+]

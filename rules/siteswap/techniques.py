@@ -19,7 +19,7 @@ from grader.family import TechniqueSpec
 from grader.model import Model, is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
-from grader.techniques import Guess, LineEnumeration, Lookahead
+from grader.techniques import Guess, LineEnumeration, Lookahead, ShortContradiction
 from grader.techniques.houses import naked_groups
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
 from rules.houses import house_table
@@ -481,6 +481,7 @@ def siteswap_table(model: Model) -> list[TechniqueSpec]:
             kwargs={"degree": 3, "hidden": True},
         ),
         TechniqueSpec(LineEnumeration, 4.0, "hard"),
+        TechniqueSpec(ShortContradiction, 5.0, "hard"),
         TechniqueSpec(Lookahead, 6.0, "expert", name="lookahead-1", kwargs={"depth": 1}),
         TechniqueSpec(Lookahead, 8.0, "extreme", name="lookahead-2", kwargs={"depth": 2}),
         TechniqueSpec(Guess, 10.0, "extreme", default=False),

@@ -1,0 +1,199 @@
+"""Short contradiction: an assumption whose easy consequences break a rule within a few rounds.
+
+Assume a cell holds a value and make every easy deduction it opens (the table's techniques up to
+a cost, 2.0 by default: the moves a solver makes without thinking), all the moves of a round at
+once, for at most :data:`SHORT_ROUNDS` rounds. If a rule breaks on the way (it visibly fails,
+a technique finds it cannot be kept, or two moves leave a cell nothing), the value is false.
+This is the contradiction a solver sees at a glance ("then r3c5 would have to be a sun and a
+moon"), priced below a full lookahead, which follows every cheaper technique as far as it goes;
+like lookahead's, its cost grows with its rounds (:func:`~grader.techniques.lookahead.round_bonus`).
+The step records the assumption, what the rounds decided and what broke, so the explanation
+is rendered from it in the rule's and the moves' own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from grader.explain import Explainer
+from grader.model import State, is_single, single_value, values_of
+from grader.step import Step
+from grader.technique import Context, Technique
+from grader.techniques.lookahead import round_bonus
+
+if TYPE_CHECKING:
+    from grader.engine import Engine
+
+SHORT_ROUNDS = 3
+"""How many rounds of easy moves a short contradiction follows."""
+
+FOLLOW_UP_TO = 2.0
+"""The dearest technique a short contradiction follows by default."""
+
+
+@dataclass(frozen=True)
+class ShortChain:
+    """What assuming one value opened, round by round, and what broke."""
+
+    forced: tuple[tuple[int, int], ...]
+    """The values the rounds decided, in the order found (variable, value)."""
+    rounds: int
+    broken: tuple[tuple[str, str], ...] = ()
+    """Rules visibly broken after the last round: (the rule's label, the reason in words)."""
+    clash: tuple[Step, ...] = ()
+    """Else the moves of the last round that broke it: the one finding a contradiction, or
+    those that together took every value of one cell (``emptied``)."""
+    emptied: int | None = None
+
+
+def follow(sub: Engine, state: State, var: int, value: int, rounds: int) -> ShortChain | None:
+    """Assume ``var = value`` and make every move ``sub``'s techniques find where a change
+    reached (all the moves of a round on the state before it), for at most ``rounds`` rounds:
+    the chain when a rule breaks, None when none does."""
+    model = sub.model
+    constraints = model.constraints
+    s = list(state)
+    s[var] = 1 << value
+    changed = [var]
+    forced: list[tuple[int, int]] = []
+    for done in range(rounds + 1):
+        touched = sorted({ci for v in changed for ci in model.var_constraints[v]})
+        broken = []
+        for ci in touched:
+            reason = constraints[ci].check(s)
+            if reason is not None:
+                broken.append((constraints[ci].label, reason))
+        if broken:
+            return ShortChain(tuple(forced), done, tuple(broken))
+        if done == rounds:
+            return None
+        moves = _moves(sub, Context(model, list(s), sub), changed)
+        after = list(s)
+        cut_by: dict[int, list[tuple[Step, int]]] = {}  # cell → (move, values it removed)
+        for move in moves:
+            if move.contradiction is not None:
+                return ShortChain(tuple(forced), done + 1, clash=(move,))
+            for v, x in move.eliminations:
+                if s[v] >> x & 1:
+                    after[v] &= ~(1 << x)
+                    cut_by.setdefault(v, []).append((move, 1 << x))
+            for v, x in move.placements:
+                if s[v] & ~(1 << x):
+                    after[v] &= 1 << x
+                    cut_by.setdefault(v, []).append((move, s[v] & ~(1 << x)))
+        changed = [v for v in range(len(s)) if after[v] != s[v]]
+        for v in changed:
+            if not after[v]:
+                clash = fewest_moves(cut_by[v], s[v])
+                return ShortChain(tuple(forced), done + 1, clash=clash, emptied=v)
+        if not changed:
+            return None
+        forced += [(v, single_value(after[v])) for v in changed if is_single(after[v])]
+        s = after
+    return None
+
+
+def fewest_moves(cuts: Sequence[tuple[Step, int]], values: int) -> tuple[Step, ...]:
+    """A few of the moves that together remove every value of ``values`` (greedily, the one
+    removing the most of what is left first): what an explanation needs to name."""
+    chosen: list[Step] = []
+    left = values
+    while left:
+        move, removed = max(cuts, key=lambda cut: (cut[1] & left).bit_count())
+        chosen.append(move)
+        left &= ~removed
+    return tuple(chosen)
+
+
+def _moves(sub: Engine, ctx: Context, changed: Sequence[int]) -> list[Step]:
+    """Every move of ``sub``'s techniques where a change in ``changed`` can have opened one."""
+    plan, constraints = sub.plan, sub.model.constraints
+    out: list[Step] = []
+    for ti, technique in enumerate(sub.techniques):
+        if plan.units[ti] is None:
+            out += technique.find(ctx)
+            continue
+        units = sorted({ci for v in changed for tj, ci in plan.watchers[v] if tj == ti})
+        for ci in units:
+            out += technique.find_in(ctx, constraints[ci])
+    return out
+
+
+class ShortContradiction(Technique):
+    name = "short-contradiction"
+    title = "Short contradiction"
+    description = (
+        "Assume a cell holds a value and make the easy moves it opens, a round at a time, for "
+        f"at most {SHORT_ROUNDS} rounds: if a rule breaks on the way, the value is false. A "
+        "contradiction that close is seen at a glance, without a full trial."
+    )
+    reads_solutions = False
+    assumptions = 1  # a bounded trial: lookahead-1 does not nest it in its own trials
+
+    def __init__(
+        self,
+        cost: float,
+        level: str = "",
+        name: str | None = None,
+        rounds: int = SHORT_ROUNDS,
+        follow_up_to: float = FOLLOW_UP_TO,
+    ) -> None:
+        super().__init__(cost, level, name)
+        self.rounds = rounds
+        self.follow_up_to = follow_up_to
+
+    def inner(self, techniques: Sequence[Technique]) -> list[Technique]:
+        """The easy techniques its trials follow: up to ``follow_up_to`` points, no trials."""
+        return [
+            t
+            for t in techniques
+            if t.cost <= self.follow_up_to and t.assumptions == 0 and t.name != "guess"
+        ]
+
+    def find(self, ctx: Context) -> Iterator[Step]:
+        """Every assumption whose chain breaks a rule within the rounds, one step each."""
+        sub = ctx.engine.sub_engine(self.inner(ctx.engine.techniques))
+        state = ctx.state
+        for var, mask in enumerate(state):
+            if is_single(mask) or not mask:
+                continue
+            ctx.check_time()
+            for value in values_of(mask):
+                chain = follow(sub, state, var, value, self.rounds)
+                if chain is None:
+                    continue
+                step = self.make(
+                    eliminations=[(var, value)],
+                    assume=(var, value),
+                    vars=[v for v, _ in chain.forced],
+                    forced=chain.forced,
+                    rounds=chain.rounds,
+                    broken=chain.broken,
+                    clash=chain.clash,
+                    emptied=chain.emptied,
+                )
+                yield replace(step, cost=round(self.cost + round_bonus(chain.rounds), 2))
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        var, value = step.data["assume"]
+        said = ", ".join(ex.conclusion(v, x, True) for v, x in step.data["forced"])
+        then = f", then {said}" if said else ""
+        rounds = step.data["rounds"]
+        depth = f" ({rounds} rounds deep)" if rounds > 1 else ""
+        ending = self.ending(step, ex)
+        return f"if {ex.cell(var)} were {ex.value(value)}{then}; but then {ending}{depth}"
+
+    @staticmethod
+    def ending(step: Step, ex: Explainer) -> str:
+        """What broke, in the rule's or the moves' own words."""
+        if step.data["broken"]:
+            label, reason = step.data["broken"][0]
+            return f"{label} {reason}"
+        clash = step.data["clash"]
+        emptied = step.data["emptied"]
+        if emptied is None:  # a move of the last round found the contradiction itself
+            return ex.reason(clash[0])
+        said = "; ".join(ex.text(move) for move in clash)
+        return f"{ex.cell(emptied)} could hold nothing ({said})"

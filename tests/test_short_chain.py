@@ -1,0 +1,112 @@
+"""Short contradictions: sound on random partial states of every family, priced by their rounds,
+explained by the rule that breaks, and placed between line enumeration and lookahead."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.costs import choose
+from grader.engine import Engine
+from grader.explain import Explainer
+from grader.loading import puzzle_from_dict
+from grader.registry import families
+from grader.technique import Context
+from grader.techniques import Lookahead, ShortContradiction
+from grader.techniques.lookahead import round_bonus
+from grader.techniques.short_chain import SHORT_ROUNDS, follow
+from soundness import assert_sound_steps, random_partials
+
+SIZES = {"tango": (6, 6), "binairo": (6, 6), "siteswap": (3, 4), "pairplace": (6, 6)}
+"""Families with cell hints, at sizes small enough for many examples (the technique is generic:
+Tango and Siteswap have it in their tables, the others are checked as a plugin would use it)."""
+
+RULES = {"siteswap": {"nontrivial": True, "distinct": True}}
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_short_contradictions_never_remove_a_solution_value(name, seed):
+    """Run alone (so it fires on states the cheaper techniques would settle), every value it
+    removes is one no solution of the state has; each step is priced by its rounds and its
+    explanation names the rule that broke."""
+    family = families()[name]
+    template = family.empty_model(SIZES[name], RULES.get(name, {}))
+    for model, state, _solution in random_partials(family, template, random.Random(seed), 2):
+        techniques = [*easy(family, model), ShortContradiction(5.0, "hard")]
+        steps = assert_sound_steps(model, state, techniques)
+        explainer = Explainer(model, techniques)
+        for step in steps:
+            if step.technique != "short-contradiction":
+                continue
+            rounds = step.data["rounds"]
+            assert 0 <= rounds <= SHORT_ROUNDS  # 0: the assumption itself breaks a rule
+            assert step.cost == round(5.0 + round_bonus(rounds), 2)
+            text = explainer.text(step)
+            if step.data["broken"]:
+                label, reason = step.data["broken"][0]
+                assert ": if " in text and f"but then {label} {reason}" in text, text
+            elif step.data["emptied"] is not None:  # moves of one round took all its values
+                assert f"but then {model.name(step.data['emptied'])} could hold nothing" in text
+                assert all(explainer.text(move) in text for move in step.data["clash"]), text
+            else:  # a move found the contradiction itself
+                assert f"but then {explainer.reason(step.data['clash'][0])}" in text, text
+
+
+def easy(family, model) -> list:
+    """The family's techniques a short contradiction follows (up to 2.0 points)."""
+    return [t for t in choose(family, model) if t.cost <= 2.0]
+
+
+def tango(grid: list[str], signs: list[list] | None = None):
+    data = {"family": "tango", "size": [len(grid), len(grid[0])], "grid": grid}
+    return puzzle_from_dict({**data, "signs": signs or []}, "test", "t")
+
+
+def test_a_chain_that_breaks_a_line_after_one_round():
+    """A sun at r1c1 would sit above r3c1's sun with r2c1 between them: the sandwich makes r2c1
+    a moon, which puts three moons in row 2 beside its two: the assumption is false."""
+    puzzle = tango(["..SS..", ".MM...", "S.....", "......", "......", "......"])
+    sub = Engine(puzzle.model, easy(puzzle.family, puzzle.model))
+    chain = follow(sub, puzzle.givens, 0, 0, SHORT_ROUNDS)  # r1c1 = S (0)
+    assert chain is not None and chain.rounds == 1
+    assert (6, 1) in chain.forced  # r2c1 = M
+    assert chain.broken == (("row 2", "holds three moons in a row"),), chain
+
+
+def test_no_chain_when_the_assumption_is_the_solution():
+    puzzle = tango(["..SS..", ".MM...", "S.....", "......", "......", "......"])
+    sub = Engine(puzzle.model, easy(puzzle.family, puzzle.model))
+    assert follow(sub, puzzle.givens, 0, 1, SHORT_ROUNDS) is None  # r1c1 = M
+
+
+@pytest.mark.parametrize("name", ["tango", "siteswap"])
+def test_short_contradiction_sits_between_line_enumeration_and_lookahead(name):
+    family = families()[name]
+    model = puzzle_from_dict(family.example, "example", "example").model
+    techniques = choose(family, model)
+    names = [t.name for t in techniques]
+    short = names.index("short-contradiction")
+    assert names.index("line-enumeration") < short < names.index("lookahead-1")
+    lookahead = next(t for t in techniques if t.name == "lookahead-1")
+    assert isinstance(lookahead, Lookahead)
+    assert "short-contradiction" not in [t.name for t in lookahead.inner(techniques)]
+    assert Engine(model, techniques).techniques[short].level == "hard"
+
+
+def test_the_step_tells_the_moves_and_the_broken_rule():
+    puzzle = tango(["..SS..", ".MM...", "S.....", "......", "......", "......"])
+    technique = ShortContradiction(5.0, "hard")
+    techniques = [*easy(puzzle.family, puzzle.model), technique]
+    engine = Engine(puzzle.model, techniques)
+    steps = list(technique.find(Context(puzzle.model, list(puzzle.givens), engine)))
+    (step,) = [s for s in steps if s.data["assume"] == (0, 0)]
+    assert step.eliminations == ((0, 0),) and step.cost == 5.0  # one round: no bonus
+    assert Explainer(puzzle.model, techniques).reason(step) == (
+        "if r1c1 were S, then r1c2 = M, r1c5 = M, r1c6 = M, r2c1 = M; "
+        "but then row 2 holds three moons in a row"
+    )
