@@ -10,7 +10,7 @@ shows its effect everywhere.
   it, mean effort per weekday.
 - Binairo: the 200 binarypuzzle.com / puzzle-binairo.com puzzles: our level against Simon
   Tatham's Unruly solver's (``tatham_unruly_level``), Kendall tau-b of difficulty and effort
-  with each site's level.
+  with each site's level; how many need lookahead.
 - Sudoku: the SE-rated set: Spearman of our difficulty with SE's ER, exact and within 0.2.
 - Path: the 26 puzzles of the font: levels, how many need lookahead, the spread of the
   lookahead steps' costs.
@@ -96,6 +96,7 @@ def binairo(pool: ProcessPoolExecutor) -> None:
         print(
             f"  {site}: {count} puzzles, Kendall tau-b difficulty {tau_d:.2f}, effort {tau_e:.2f}"
         )
+    print(f"  {trials(found)}")
 
 
 def sudoku(pool: ProcessPoolExecutor, every: int) -> None:

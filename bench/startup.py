@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vs_common import compile_ours
+HERE = Path(__file__).resolve().parent
 
 
 def cpu_seconds(command: list[str]) -> float:
@@ -41,13 +41,20 @@ def main() -> None:
         "grade --json examples/sudoku.json": [
             str(bin_dir / "grade"),
             "--json",
-            str(Path(__file__).resolve().parent.parent / "examples" / "sudoku.json"),
+            str(HERE.parent / "examples" / "sudoku.json"),
         ],
         "python -c 'import grader'": [python, "-c", "import grader"],
     }
-    compile_ours()
+    # our bytecode, compiled by the measured environment's own Python (vs_common.compile_ours)
+    compile_code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import vs_common as v; "
+    compiled = subprocess.run(
+        [python, "-c", compile_code + "print(v.compile_ours())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     os.environ.pop("PYTHONPROFILEIMPORTTIME", None)
-    print(f"environment: {bin_dir.parent}")
+    print(f"environment: {bin_dir.parent} ({compiled})")
     for name, command in commands.items():
         cpu_seconds(command)  # warm the file cache
         runs = [cpu_seconds(command) for _ in range(args.runs)]

@@ -34,7 +34,7 @@ FOLLOW_UP_TO = 2.0
 
 
 @dataclass(frozen=True)
-class ShortChain:
+class Refutation:
     """What assuming one value opened, round by round, and what broke."""
 
     forced: tuple[tuple[int, int], ...]
@@ -48,7 +48,7 @@ class ShortChain:
     emptied: int | None = None
 
 
-def follow(sub: Engine, state: State, var: int, value: int, rounds: int) -> ShortChain | None:
+def follow(sub: Engine, state: State, var: int, value: int, rounds: int) -> Refutation | None:
     """Assume ``var = value`` and make every move ``sub``'s techniques find where a change
     reached (all the moves of a round on the state before it), for at most ``rounds`` rounds:
     the chain when a rule breaks, None when none does."""
@@ -66,15 +66,15 @@ def follow(sub: Engine, state: State, var: int, value: int, rounds: int) -> Shor
             if reason is not None:
                 broken.append((constraints[ci].label, reason))
         if broken:
-            return ShortChain(tuple(forced), done, tuple(broken))
+            return Refutation(tuple(forced), done, tuple(broken))
         if done == rounds:
             return None
-        moves = _moves(sub, Context(model, list(s), sub), changed)
+        moves = _moves(sub, Context(model, s, sub), changed)  # s is not changed in place
         after = list(s)
         cut_by: dict[int, list[tuple[Step, int]]] = {}  # cell → (move, values it removed)
         for move in moves:
             if move.contradiction is not None:
-                return ShortChain(tuple(forced), done + 1, clash=(move,))
+                return Refutation(tuple(forced), done + 1, clash=(move,))
             for v, x in move.eliminations:
                 if s[v] >> x & 1:
                     after[v] &= ~(1 << x)
@@ -83,11 +83,11 @@ def follow(sub: Engine, state: State, var: int, value: int, rounds: int) -> Shor
                 if s[v] & ~(1 << x):
                     after[v] &= 1 << x
                     cut_by.setdefault(v, []).append((move, s[v] & ~(1 << x)))
-        changed = [v for v in range(len(s)) if after[v] != s[v]]
+        changed = sorted(cut_by)  # the cells a move narrowed
         for v in changed:
             if not after[v]:
                 clash = fewest_moves(cut_by[v], s[v])
-                return ShortChain(tuple(forced), done + 1, clash=clash, emptied=v)
+                return Refutation(tuple(forced), done + 1, clash=clash, emptied=v)
         if not changed:
             return None
         forced += [(v, single_value(after[v])) for v in changed if is_single(after[v])]
@@ -110,13 +110,16 @@ def fewest_moves(cuts: Sequence[tuple[Step, int]], values: int) -> tuple[Step, .
 def _moves(sub: Engine, ctx: Context, changed: Sequence[int]) -> list[Step]:
     """Every move of ``sub``'s techniques where a change in ``changed`` can have opened one."""
     plan, constraints = sub.plan, sub.model.constraints
+    reached: dict[int, set[int]] = {}  # technique → the constraints it watches that changed
+    for v in changed:
+        for ti, ci in plan.watchers[v]:
+            reached.setdefault(ti, set()).add(ci)
     out: list[Step] = []
     for ti, technique in enumerate(sub.techniques):
         if plan.units[ti] is None:
             out += technique.find(ctx)
             continue
-        units = sorted({ci for v in changed for tj, ci in plan.watchers[v] if tj == ti})
-        for ci in units:
+        for ci in sorted(reached.get(ti, ())):
             out += technique.find_in(ctx, constraints[ci])
     return out
 

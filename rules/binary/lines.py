@@ -11,7 +11,7 @@ of 1s so far is an int bitset, so a 100-cell line costs a few hundred big-int op
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache, reduce
+from functools import cache, lru_cache, reduce
 from operator import and_, or_
 from typing import TYPE_CHECKING
 
@@ -68,7 +68,7 @@ TABLE_MAX = 16
 """Lines up to this length find their supports in :func:`valid_lines` (1,296 lines of 16)."""
 
 
-@cache
+@lru_cache(maxsize=1024)  # a file of signed Tangos brings many sign patterns: memory stays flat
 def valid_lines(length: int, signs: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
     """Every valid line of that length and signs, cell i's value at bit i (a depth-first
     search that drops a prefix as soon as it breaks a sign, a run or a count)."""

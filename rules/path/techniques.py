@@ -19,6 +19,7 @@ from grader.model import Model, cell_name, single_value
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, Lookahead
+from grader.techniques.short_chain import SHORT_ROUNDS
 from rules.path.model import (
     BOTH,
     OFF,
@@ -709,8 +710,10 @@ class LineEnumeration(Technique):
 # -- short chains ------------------------------------------------------------------------------
 
 
-SHORT_ROUNDS = 3
-"""How many rounds of forced links a short chain follows: as far as a solver sees at a glance."""
+ASSUME_AND_FOLLOW = (
+    "Assume a cell on (or off) the path and follow the links it forces for a few rounds"
+)
+"""How every short chain's description begins."""
 
 
 @dataclass(frozen=True)
@@ -878,10 +881,9 @@ class LoopAhead(ShortChain):
     name = "loop-ahead"
     title = "Loop ahead"
     description = (
-        "Assume a cell on (or off) the path and follow the links it forces for a few rounds "
-        "(a cell with two ways left uses both, a full cell or row uses no more): if they close a "
-        "loop, or finish the path from door to door with path cells left outside, the "
-        "assumption is false."
+        f"{ASSUME_AND_FOLLOW} (a cell with two ways left uses both, a full cell or row uses no "
+        "more): if they close a loop, or finish the path from door to door with path cells left "
+        "outside, the assumption is false."
     )
     end = "loop"
 
@@ -893,9 +895,8 @@ class DeadEndAhead(ShortChain):
     name = "dead-end-ahead"
     title = "Dead end ahead"
     description = (
-        "Assume a cell on (or off) the path and follow the links it forces for a few rounds: if "
-        "they leave a path cell with fewer than two ways to go (or more than two), or the "
-        "path without two doors, the assumption is false."
+        f"{ASSUME_AND_FOLLOW}: if they leave a path cell with fewer than two ways to go (or more "
+        "than two), or the path without two doors, the assumption is false."
     )
     end = "end"
 
@@ -907,9 +908,8 @@ class CutAhead(ShortChain):
     name = "cut-ahead"
     title = "Cut off ahead"
     description = (
-        "Assume a cell on (or off) the path and follow the links it forces for a few rounds: if "
-        "the path cells known then can no longer be linked to each other and to two doors, the "
-        "assumption is false."
+        f"{ASSUME_AND_FOLLOW}: if the path cells known then can no longer be linked to each other "
+        "and to two doors, the assumption is false."
     )
     end = "cut"
     cut = True
@@ -922,9 +922,8 @@ class CountAhead(ShortChain):
     name = "count-ahead"
     title = "Count ahead"
     description = (
-        "Assume a cell on (or off) the path and follow the links it forces for a few rounds: if "
-        "they put more path cells in a row or column than its clue, or leave it too few open "
-        "cells to reach it, the assumption is false."
+        f"{ASSUME_AND_FOLLOW}: if they put more path cells in a row or column than its clue, or "
+        "leave it too few open cells to reach it, the assumption is false."
     )
     end = "count"
 
