@@ -176,14 +176,20 @@ def count_open(state: State) -> int:
 
 
 def effective(step: Step, state: State) -> Step | None:
-    """The step cut down to the conclusions that still change ``state`` (None: nothing left)."""
-    placements = tuple((v, x) for v, x in step.placements if state[v] != 1 << x)
+    """The step with only the eliminations that still change ``state`` (None: nothing left).
+    Its placements stay whole while it changes anything: a full house whose last cell already
+    had one candidate still places that value (it is what the step says, and Sudoku
+    Explainer's EP counts it as a placement), crossing it out of the peers."""
     eliminations = tuple((v, x) for v, x in step.eliminations if state[v] >> x & 1)
-    if not placements and not eliminations and step.contradiction is None:
+    if (
+        not eliminations
+        and step.contradiction is None
+        and all(state[v] == 1 << x for v, x in step.placements)
+    ):
         return None
-    if placements == step.placements and eliminations == step.eliminations:
+    if eliminations == step.eliminations:
         return step
-    return replace(step, placements=placements, eliminations=eliminations)
+    return replace(step, eliminations=eliminations)
 
 
 _SHARED_PLANS: SharedByKey[Plan] = SharedByKey(32)

@@ -117,6 +117,20 @@ def test_json_report_carries_se_figures():
     assert {"er", "ep", "ed", "difficulty", "effort", "level"} <= set(report)
 
 
+def test_a_full_house_on_a_cell_down_to_one_candidate_is_a_placement():
+    """Box 5 of the classic filled but r5c5: the first step is that full house. Its cell had one
+    candidate already, yet the step places the value (the trace says so) and Sudoku
+    Explainer's EP, the hardest step up to the first placement, is that step's 1.0."""
+    grid = CLASSIC[:27] + "8..761..34..8.3..17..924..6" + CLASSIC[54:]
+    result = grade(load(grid)[0])
+    first = result.steps[0]
+    assert first.technique == "full-house" and first.placements == ((40, 4),)
+    report = result.to_dict()
+    assert (report["er"], report["ep"], report["ed"]) == (1.2, 1.0, 1.0)
+    text = run("grade", "--trace", grid).stdout
+    assert "1. [full-house 1] r5c5 = 5: it is the last open cell of box 5" in text
+
+
 def sudoku_from(rows: list[str]):
     return make({"family": "sudoku", "grid": rows})
 
