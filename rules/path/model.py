@@ -263,9 +263,9 @@ class LineCount(Constraint):
     def check(self, state: State) -> str | None:
         on, open_ = self.tally(state)
         if on > self.clue:
-            return f"holds more than {self.clue} path cells"
+            return f"holds more than {path_cells(self.clue)}"
         if on + open_ < self.clue:
-            return f"cannot reach {self.clue} path cells"
+            return f"cannot reach {path_cells(self.clue)}"
         return None
 
     def prune(self, state: State) -> Pruned:
@@ -501,3 +501,8 @@ def path_model(
     )
     model.memo["path"] = geo
     return model
+
+
+def path_cells(count: int) -> str:
+    """``1 path cell``, ``3 path cells``: a clue's count in words of a sentence."""
+    return f"{count} path cell{'' if count == 1 else 's'}"

@@ -30,6 +30,7 @@ from rules.path.model import (
     Geometry,
     LineCount,
     geometry,
+    path_cells,
     stray_cells,
 )
 
@@ -221,9 +222,10 @@ class CountCompletion(Technique):
 
     def explain(self, step: Step, ex: Explainer) -> str:
         unit, clue = step.data["unit"], step.data["clue"]
+        cells = path_cells(clue)
         if step.data["full"]:
-            return f"{unit} needs {clue} path cells and has just that many left"
-        return f"{unit} already holds its {clue} path cells"
+            return f"{unit} needs {cells} and has just that many left"
+        return f"{unit} already holds its {cells}"
 
 
 # -- loops -------------------------------------------------------------------------------------
