@@ -216,18 +216,18 @@ class FullHouse(HouseTechnique):
     needs_covering = True
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        houses = houses_of(ctx.model)
         state = ctx.state
-        h = self.house(ctx, constraint)
-        if not houses.covering[h]:
-            return  # a partial house may lack values: its last open cell is not forced
         undecided = 0  # cells with several candidates are open: two of them, no full house
-        for v in houses.cells[h]:
+        for v in constraint.vars:
             mask = state[v]
             if mask & (mask - 1):
                 undecided += 1
                 if undecided > 1:
                     return
+        houses = houses_of(ctx.model)
+        h = self.house(ctx, constraint)
+        if not houses.covering[h]:
+            return  # a partial house may lack values: its last open cell is not forced
         open_cells = houses.open_cells(state, h, placed_cells(ctx))
         if len(open_cells) != 1:
             return
@@ -307,8 +307,23 @@ class NakedSingle(Technique):
 # -- locked candidates -------------------------------------------------------------------------
 
 
+def crossing_unions(
+    houses: Houses, state: State, part: int, memo: dict[Any, Any] | None = None
+) -> list[int]:
+    """Per crossing, the union of the candidates of its shared cells (``part`` 0), of the rest
+    of its box (1) or of the rest of its line (2); kept in ``memo`` (a view of this state,
+    :attr:`Context.memo`) so pointing and claiming, direct or not, read each cell once."""
+    key = ("crossing unions", part)
+    found = None if memo is None else memo.get(key)
+    if found is None:
+        found = [reduce(or_, read[part](state), 0) for read in houses.read_crossings]
+        if memo is not None:
+            memo[key] = found
+    return found
+
+
 def locked_candidates(
-    houses: Houses, state: State, pointing: bool
+    houses: Houses, state: State, pointing: bool, memo: dict[Any, Any] | None = None
 ) -> Iterator[tuple[int, int, int, list[tuple[int, int]]]]:
     """(source house, target house, value, eliminations) of every locked-candidates pattern.
 
@@ -316,17 +331,17 @@ def locked_candidates(
     Claiming: a value's places in a line all lie in one box, so the rest of the box loses it.
     """
     covers = houses.covers
-    for (box, line, shared), (read_shared, read_box, read_line) in zip(
-        houses.crossings, houses.read_crossings, strict=True
-    ):
-        source, target = (box, line) if pointing else (line, box)
-        must = covers[source]
-        if not must:
+    crossings = houses.crossings
+    inside_of = crossing_unions(houses, state, 0, memo)
+    outside_of = crossing_unions(houses, state, 1 if pointing else 2, memo)
+    for i, (inside, outside) in enumerate(zip(inside_of, outside_of, strict=True)):
+        locked = inside & ~outside
+        if not locked:
             continue
-        inside = reduce(or_, read_shared(state), 0)
-        outside = reduce(or_, (read_box if pointing else read_line)(state), 0)
+        box, line, shared = crossings[i]
+        source, target = (box, line) if pointing else (line, box)
         # the values the source must hold whose places all lie inside
-        locked = inside & ~outside & must
+        locked &= covers[source]
         if not locked:
             continue
         shared_set = set(shared)
@@ -363,7 +378,9 @@ class LockedCandidates(Technique):
 
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
-        for source, target, value, elims in locked_candidates(houses, ctx.state, self.pointing):
+        for source, target, value, elims in locked_candidates(
+            houses, ctx.state, self.pointing, ctx.memo
+        ):
             yield self.make(
                 eliminations=elims,
                 unit=houses.labels[source],
@@ -390,7 +407,9 @@ class DirectLockedCandidates(LockedCandidates):
         houses = houses_of(ctx.model)
         state = ctx.state
         seen: set[tuple[int, int]] = set()
-        for source, target, value, elims in locked_candidates(houses, state, self.pointing):
+        for source, target, value, elims in locked_candidates(
+            houses, state, self.pointing, ctx.memo
+        ):
             removed = {v for v, _ in elims}
             kind = houses.shape[source]
             for h in sorted({h for v in removed for h in houses.of_var[v]}):
