@@ -27,21 +27,24 @@ def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     """Cells that can be a base cell, each with its excluders (peers with 2..degree
     candidates) as a bitset of cells; none when a naked single is still to be placed among
     the peers."""
+    waiting = {  # naked singles still to place: one candidate that a peer still holds
+        var
+        for var, mask in enumerate(state)
+        if mask and not mask & (mask - 1) and not houses.placed(state, var)
+    }
     out: dict[int, int] = {}
     for var, mask in enumerate(state):
         if mask.bit_count() < 2:
             continue
+        peers = houses.peers[var]
+        if waiting and not waiting.isdisjoint(peers):
+            continue  # leave this to the singles
         excluders = 0
-        for peer in houses.peers[var]:
-            count = state[peer].bit_count()
-            if count == 1:
-                if not houses.placed(state, peer):
-                    break  # a naked single waits: leave this to the singles
-            elif count <= degree:
+        for peer in peers:
+            if 2 <= state[peer].bit_count() <= degree:
                 excluders |= 1 << peer
-        else:
-            if excluders:
-                out[var] = excluders
+        if excluders:
+            out[var] = excluders
     return out
 
 
