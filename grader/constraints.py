@@ -27,9 +27,16 @@ VALUE = "\u27e8{}\u27e9"
 file's symbols (:func:`spoken`), which a constraint does not know."""
 
 
+CELL = "\u27e6{}\u27e7"
+"""How a constraint's message names a cell (``CELL.format(var)``), written as the model's cell
+name (:func:`spoken`)."""
+
+
 def spoken(text: str, model: Model) -> str:
-    """A constraint's message with its values written as the file's symbols."""
-    return re.sub("\u27e8(\\d+)\u27e9", lambda m: model.symbol(int(m[1])), text)
+    """A constraint's message with its values written as the file's symbols and its cells by
+    their names."""
+    text = re.sub("\u27e8(\\d+)\u27e9", lambda m: model.symbol(int(m[1])), text)
+    return re.sub("\u27e6(\\d+)\u27e7", lambda m: model.name(int(m[1])), text)
 
 
 class Constraint:
@@ -113,7 +120,8 @@ class AllDifferent(Constraint):
             if is_single(mask):
                 value = single_value(mask)
                 if value in seen:
-                    return f"holds {VALUE.format(value)} twice"
+                    cells = f"{CELL.format(seen[value])} and {CELL.format(v)}"
+                    return f"holds {VALUE.format(value)} twice ({cells})"
                 seen[value] = v
         if self.covering:
             union = 0

@@ -20,10 +20,7 @@ class Explainer:
         return self.model.name(var)
 
     def cells(self, variables: Sequence[int]) -> str:
-        names = [self.cell(v) for v in variables]
-        if len(names) <= 1:
-            return "".join(names)
-        return ", ".join(names[:-1]) + " and " + names[-1]
+        return listed([self.cell(v) for v in variables])
 
     def value(self, value: int) -> str:
         return self.model.symbol(value)
@@ -48,10 +45,13 @@ class Explainer:
         crosses its placed values out of other cells, those are left unsaid (a player's pencil)."""
         parts = [self.conclusion(v, x, True) for v, x in step.placements]
         placed_values = {x for _, x in step.placements}
-        if parts and all(x in placed_values for _, x in step.eliminations):
+        placed_as = dict(step.placements)
+        # a placed cell losing its other values is the placement itself: left unsaid
+        eliminations = [(v, x) for v, x in step.eliminations if placed_as.get(v, x) == x]
+        if parts and all(x in placed_values and v not in placed_as for v, x in eliminations):
             return ", ".join(parts)  # the rest is crossing the placed values out of their peers
         by_cell: dict[int, list[int]] = {}
-        for var, value in step.eliminations:
+        for var, value in eliminations:
             by_cell.setdefault(var, []).append(value)
         for var, values in by_cell.items():
             if len(values) == 1:
@@ -97,3 +97,11 @@ NUMBER_WORDS = (
 
 def number_word(count: int) -> str:
     return NUMBER_WORDS[count] if 0 <= count < len(NUMBER_WORDS) else str(count)
+
+
+def listed(words: Sequence[str]) -> str:
+    """``r1c1``, ``row 1 and row 4``, ``1, 3 and 4``: words as a sentence lists them."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

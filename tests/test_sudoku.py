@@ -101,13 +101,13 @@ def test_duplicate_givens_are_a_report_not_a_crash():
     report = grade(make({"family": "sudoku", "grid": grid})).to_dict()
     assert report["solutions"] == 0
     assert report["level"] == "invalid"
-    assert report["contradiction"] == "row 1 holds 1 twice"  # the digit, not its index 0
+    assert report["contradiction"] == "row 1 holds 1 twice (r1c1 and r1c2)"  # the digit, not 0
 
 
 def test_a_broken_rule_names_the_digit_of_the_file():
     grid = [".9" + "." * 6 + "9"] + ["." * 9] * 8
     report = grade(make({"family": "sudoku", "grid": grid})).to_dict()
-    assert report["contradiction"] == "row 1 holds 9 twice"
+    assert report["contradiction"] == "row 1 holds 9 twice (r1c2 and r1c9)"
 
 
 def test_json_report_carries_se_figures():

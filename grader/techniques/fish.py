@@ -13,11 +13,11 @@ from itertools import combinations
 from typing import Any
 
 from grader.evidence import Evidence, constraints_by_label
-from grader.explain import Explainer
+from grader.explain import Explainer, listed
 from grader.model import Model, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
-from grader.techniques.houses import SUBSET_NAMES, houses_of
+from grader.techniques.houses import houses_of
 
 FISH_NAMES = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_TITLES = {2: "X-wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -130,6 +130,7 @@ class Fish(Technique):
                             eliminations=elims,
                             value=value,
                             base=[houses.labels[h] for h in sorted(base)],
+                            cover=[houses.labels[c] for c in values_of(union)],
                             word=base_word,
                         )
 
@@ -141,8 +142,9 @@ class Fish(Technique):
 
     def explain(self, step: Step, ex: Explainer) -> str:
         value = ex.value(step.data["value"])
-        lines = ", ".join(step.data["base"])
+        bases = listed(step.data["base"])
+        covers = step.data["cover"]
         return (
-            f"{SUBSET_NAMES.get(self.degree, self.degree)}-line fish on {value}: in {lines} "
-            f"{value} is confined to {self.degree} crossing lines, which lose it elsewhere"
+            f"{self.title} on {value}: in {bases}, {value} lies only in {listed(covers)}, "
+            f"so the rest of {'those lines' if len(covers) > 1 else 'that line'} cannot hold it"
         )

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from grader.constraints import spoken
 from grader.explain import Explainer
 from grader.model import State, is_single, single_value, values_of
 from grader.step import Step
@@ -193,7 +194,7 @@ class ShortContradiction(Technique):
         """What broke, in the rule's or the moves' own words."""
         if step.data["broken"]:
             label, reason = step.data["broken"][0]
-            return f"{label} {reason}"
+            return f"{label} {spoken(reason, ex.model)}"
         clash = step.data["clash"]
         emptied = step.data["emptied"]
         if emptied is None:  # a move of the last round found the contradiction itself

@@ -74,7 +74,10 @@ class XYWing(Technique):
         a, b = step.data["wings"]
         z = ex.value(step.data["value"])
         pivot = ex.cell(step.data["pivot"])
-        return f"pivot {pivot} with pincers {ex.cell(a)} and {ex.cell(b)}: one of them is {z}"
+        head = f"pivot {pivot} with pincers {ex.cell(a)} and {ex.cell(b)}"
+        if self.xyz:  # the pivot holds z too: z is in the pivot or in a pincer
+            return f"{head}: whichever value the pivot takes, one of the three is {z}"
+        return f"{head}: whichever value the pivot takes, one pincer is {z}"
 
     def evidence(self, step: Step, model: Model) -> Evidence:
         """The pivot and its two pincers."""

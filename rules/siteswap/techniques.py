@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from grader.constraints import Constraint, Line
-from grader.explain import Explainer
+from grader.explain import Explainer, listed
 from grader.family import TechniqueSpec
 from grader.model import Model, is_single, single_value, values_of
 from grader.step import Step
@@ -33,8 +33,7 @@ def period(line: Line) -> int:
 
 def beats(sites: Iterable[int]) -> str:
     """Sites (0-based) as 1-based beats: ``2``, ``2 and 5``, ``1, 3 and 4``."""
-    names = [str(s + 1) for s in sites]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed([str(s + 1) for s in sites])
 
 
 def throws_text(ex: Explainer, values: Iterable[int]) -> str:
@@ -180,11 +179,7 @@ class FreeLandingSites(RunTechnique):
         for label, n, pos, used, allowed in d["lines"]:
             landings = [f"{ex.cell(w)} already lands on beat {s + 1}" for s, w in used]
             landings[1:] = [text.replace(" already lands", "") for text in landings[1:]]
-            who = (
-                landings[0]
-                if len(landings) == 1
-                else (", ".join(landings[:-1]) + " and " + landings[-1])
-            )
+            who = listed(landings)
             left = list(values_of(allowed))
             tail = f", leaving {throws_text(ex, left)}" if step.placements or len(left) <= 3 else ""
             parts.append(f"in {label} (length {n}, {cell} at beat {pos + 1}) {who}{tail}")

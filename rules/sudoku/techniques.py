@@ -211,7 +211,10 @@ class UniqueRectangle(Technique):
             values = ", ".join(ex.value(v) for v in values_of(step.data["value"]))
             subset = ex.cells(step.data["subset"])
             return f"{head}: the extra values form a naked set on {values} with {subset}"
-        return f"{head}: the two cells with extra candidates must hold {value}"
+        return (
+            f"{head}: {value} must go in one of the two cells with extra candidates, so "
+            "neither can hold the other value of the pair"
+        )
 
 
 def grave_without(houses: Houses, state: State, triple: int, value: int) -> bool:
