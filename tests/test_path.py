@@ -25,6 +25,7 @@ from grader.generator import Request, generate
 from grader.grading import grade
 from grader.loading import load
 from grader.render import board_svg, puzzle_board
+from grader.step import Step
 from grader.technique import Context
 from rules.path.family import FAMILY, random_path
 from rules.path.file import values_of_path
@@ -326,9 +327,151 @@ def test_dead_end_ahead_refuses_a_cell_whose_forced_links_run_into_an_empty_cell
     for edge in geo.around[(2, 2)]:
         state[edge.var] = OFF
     state[geo.side_edge[((0, 0), "E")].var] = ON
-    removed = {e for s in step_of(DeadEndAhead, p, state) for e in s.eliminations}
+    steps = step_of(DeadEndAhead, p, state)
+    removed = {e for s in steps for e in s.eliminations}
     assert (geo.cell_var[(2, 1)], 1) in removed
     assert step_of(CountAhead, p, state) == []  # the chain breaks at r2c2, not at a count
+    ex = Explainer(p.model, [DeadEndAhead(5.2)])
+    assert {ex.text(s) for s in steps} == {
+        "r1c3 = on: if r1c3 were off, the links and counts would force door N of r1c3 = off, "
+        "r1c2-r1c3 = off, r1c3-r2c3 = off: fewer than two doors would be left to the path",
+        "r2c2 = on: if r2c2 were off, the links and counts would force r3c2 = on, "
+        "r1c2-r2c2 = off, r2c1-r2c2 = off, r2c2-r2c3 = off, r2c2-r3c2 = off: r3c2 would be on "
+        "the path with fewer than two ways to go (a dead end)",
+        "r3c2 = off: if r3c2 were on, the links and counts would force r2c2 = off, "
+        "r2c2-r3c2 = on, r3c1-r3c2 = on: r2c2 would be off the path, yet the path would run "
+        "into it",
+    }
+
+
+# -- the words of generated puzzles' steps ---------------------------------------------------------
+
+NORMAL_1 = {  # grader generate path --size 6x6 --rule decoys=2 --level normal -n 2 --seed 1
+    "family": "path",
+    "size": [6, 6],
+    "row_clues": [2, None, 1, 2, 4, None],
+    "col_clues": [None, None, None, None, 3, 6],
+    "doors": [[0, 0, "W"], [0, 4, "N"], [2, 5, "E"], [3, 0, "W"]],
+}
+NORMAL_2 = {  # the same command, puzzle 2
+    "family": "path",
+    "size": [6, 6],
+    "row_clues": [None, None, 1, 1, 4, None],
+    "col_clues": [2, None, None, None, 3, 6],
+    "doors": [[0, 4, "N"], [2, 5, "E"], [4, 0, "W"], [5, 1, "S"]],
+}
+HARD_3 = {  # grader generate path --size 6x6 --rule decoys=2 --level hard -n 3 --seed 2, puzzle 3
+    "family": "path",
+    "size": [6, 6],
+    "row_clues": [6, None, 2, 3, 2, None],
+    "col_clues": [None, None, 1, None, 3, 5],
+    "doors": [[0, 4, "N"], [3, 0, "W"], [4, 0, "W"], [4, 5, "E"]],
+}
+
+
+def sentences(data: dict, technique: str) -> list[str]:
+    """The explanations of one technique's steps in the graded solve of a puzzle."""
+    result = grade(make(data))
+    ex = result.explainer()
+    return [ex.text(s) for s in result.steps if s.technique == technique]
+
+
+def test_crossing_parity_says_how_often_the_path_crosses_and_which_doors_it_counted():
+    """Only the doors on the door's own side of the line count (door W of r5c1 and door S of
+    r6c2, below it, were still open)."""
+    assert sentences(NORMAL_2, "crossing-parity") == [
+        "door N of r1c5 = on: the path crosses between rows 2 and 3 once, so the two doors it "
+        "uses lie on opposite sides of that line; door N of r1c5 is the only door on its side, "
+        "so it is used"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("door_w", "crossings", "words"),
+    [
+        (
+            OFF,
+            (ON, OFF),
+            "the path crosses between rows 1 and 2 once, so the two doors it uses lie on "
+            "opposite sides of that line; no other door on the side of door N of r1c2 is used or "
+            "still open, so it is used",
+        ),
+        (
+            ON,
+            (OFF, OFF),
+            "the path does not cross between rows 1 and 2, so the two doors it uses lie on the "
+            "same side of that line; one other door on the side of door N of r1c2 is used and "
+            "none is still open, so it is used",
+        ),
+        (
+            ON,
+            (ON, OFF),
+            "the path crosses between rows 1 and 2 once, so the two doors it uses lie on "
+            "opposite sides of that line; one other door on the side of door N of r1c2 is used "
+            "and none is still open, so it is not used",
+        ),
+    ],
+)
+def test_crossing_parity_settles_the_last_door_on_one_side(door_w, crossings, words):
+    p = puzzle((2, 2), [[0, 0, "W"], [0, 1, "N"], [1, 0, "W"]])
+    state = p.model.initial_state()
+    geo = geometry(p.model)
+    state[geo.side_edge[((0, 0), "W")].var] = door_w
+    for cell, mask in zip(((0, 0), (0, 1)), crossings, strict=True):
+        state[geo.side_edge[(cell, "S")].var] = mask
+    ex = Explainer(p.model, [CrossingParity(3.0)])
+    found = [s for s in step_of(CrossingParity, p, state) if s.data["cut"] == "rows 1 and 2"]
+    assert [ex.reason(s) for s in found] == [words]
+
+
+def test_cut_cells_words_fit_one_or_several_conclusions():
+    assert sentences(NORMAL_1, "cut-cells") == [
+        "r3c6-r4c6 = on, r2c6-r3c6 = on: without any one of them the path cells known so far "
+        "could not be linked to each other and to two doors"
+    ]
+    assert sentences(NORMAL_2, "cut-cells") == [
+        "r2c6-r3c6 = on: without it the path cells known so far could not be linked to each "
+        "other and to two doors"
+    ]
+
+
+def test_dead_end_ahead_names_the_edge_two_cells_disagree_on():
+    said = sentences(HARD_3, "dead-end-ahead")
+    assert (
+        "r3c5 = off: if r3c5 were on, the links and counts would force r3c1 = off, r3c2 = off, "
+        "r3c4 = off, r2c1-r3c1 = off, r2c2-r3c2 = off, r2c4-r3c4 = off, r3c1-r4c1 = off, "
+        "r3c2-r4c2 = off, r3c4-r4c4 = off: r2c1-r2c2 would have to be both on (r2c1 would be on "
+        "the path with only two ways left) and off (r2c2 would have no other way left, a dead "
+        "end)"
+    ) in said
+    assert not [s for s in said if "stuck" in s]
+
+
+@pytest.mark.parametrize(
+    ("why", "words"),
+    [
+        (("doors", "many"), "the path would use more than two doors"),
+        (("cell", 0, "crowded"), "r1c1 would have more than two path edges"),
+        (
+            ("clash", "edge", 0, 1, "off"),
+            "r1c1-r1c2 would have to be both on (r1c1 would be on the path with only two ways "
+            "left) and off (r1c2 would be off the path)",
+        ),
+        (
+            ("clash", "edge", 0, 1, "full"),
+            "r1c1-r1c2 would have to be both on (r1c1 would be on the path with only two ways "
+            "left) and off (r1c2 would already have its two path edges)",
+        ),
+    ],
+)
+def test_dead_end_ahead_says_what_breaks(why, words):
+    """The breaks no generated puzzle above shows, on a step made for them."""
+    p = puzzle((2, 2), [[0, 0, "W"], [1, 0, "W"]])
+    if why[0] == "clash":
+        why = ("clash", geometry(p.model).side_edge[((0, 0), "E")].var, *why[2:])
+    ex = Explainer(p.model, [DeadEndAhead(5.2)])
+    data = {"assume": (0, 1), "forced": (), "ends": ["r1c1"], "why": [why]}
+    assert ex.reason(Step("dead-end-ahead", 5.2, data=data)) == f"if r1c1 were on: {words}"
 
 
 @pytest.mark.parametrize("technique", [LoopAhead, DeadEndAhead, CountAhead, CutAhead])

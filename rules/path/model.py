@@ -169,6 +169,14 @@ def geometry(model: Model) -> Geometry:
 # ---------------------------------------------------------------------------------------------
 
 
+DEGREE_PROBLEMS = {
+    "crowded": "has more than two path edges",
+    "entered": "is off the path but the path runs into it",
+    "dead": "is on the path but has fewer than two ways to go",
+}
+"""The rules of a cell's degree, by key, as a contradiction words them."""
+
+
 class CellDegree(Constraint):
     """A cell on the path crosses exactly two of its edges (a door counts); off, it crosses none."""
 
@@ -185,19 +193,24 @@ class CellDegree(Constraint):
         possible = sum(1 for e in self.edges if state[e] & ON)
         return on, possible
 
-    def check(self, state: State) -> str | None:
+    def problem(self, state: State) -> str | None:
+        """The rule ``state`` breaks at this cell, as a key of :data:`DEGREE_PROBLEMS`."""
         on, possible = self.tally(state)
         mask = state[self.cell]
         if on > 2:
-            return "has more than two path edges"
+            return "crowded"
         if mask == OFF and on:
-            return "is off the path but the path runs into it"
+            return "entered"
         if mask == ON and possible < 2:
-            return "is on the path but has fewer than two ways to go"
+            return "dead"
         return None
 
+    def check(self, state: State) -> str | None:
+        problem = self.problem(state)
+        return None if problem is None else DEGREE_PROBLEMS[problem]
+
     def prune(self, state: State) -> Pruned:
-        if self.check(state) is not None:
+        if self.problem(state) is not None:
             return None
         on, possible = self.tally(state)
         out: list[tuple[int, int]] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from grader.constraints import Constraint
 from grader.explain import Explainer, number_word
@@ -481,8 +481,9 @@ class CutCells(Technique):
             yield self.make(placements=placements, cells=[node_var(geo, n) for n in needed])
 
     def explain(self, step: Step, ex: Explainer) -> str:
+        without = "without it" if len(step.placements) == 1 else "without any one of them"
         return (
-            "without it the path cells known so far could not be linked to each other and to two "
+            f"{without} the path cells known so far could not be linked to each other and to two "
             "doors"
         )
 
@@ -581,16 +582,14 @@ class CrossingParity(Technique):
                 crossed=crossed,
                 doors=used_doors,
                 door=var in doors,
+                side_doors=len(doors),
             )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         data = step.data
         between = f"between {data['cut']}"
         if data["door"]:
-            return (
-                f"the path crosses {between} {data['crossed']} times and every other door is "
-                "settled: the parity of crossings tells on which side the second door is"
-            )
+            return self.door_words(step, ex)
         side = "opposite sides" if data["doors"] % 2 else "the same side"
         parity = "an odd" if data["doors"] % 2 else "an even"
         used = "is" if step.placements[0][1] else "is not"
@@ -600,6 +599,38 @@ class CrossingParity(Technique):
             f"the doors lie on {side} of the line {between}, so the path crosses it {parity} "
             f"number of times; with {crossings} known, this one {used} used"
         )
+
+    def door_words(self, step: Step, ex: Explainer) -> str:
+        """The last door on the first side of the line: the crossings are all known, and so are
+        the other doors on that side (those on the far side do not count)."""
+        data = step.data
+        var, value = step.placements[0]
+        crossed, others, used = data["crossed"], data["side_doors"] - 1, data["doors"]
+        if crossed:
+            crosses = f"the path crosses between {data['cut']} {times(crossed)}"
+        else:
+            crosses = f"the path does not cross between {data['cut']}"
+        side = "opposite sides" if crossed % 2 else "the same side"
+        door = ex.cell(var)
+        if not others:
+            rest = f"{door} is the only door on its side"
+        elif not used:
+            rest = f"no other door on the side of {door} is used or still open"
+        else:
+            verb = "is" if used == 1 else "are"
+            rest = (
+                f"{number_word(used)} other door{'' if used == 1 else 's'} on the side of {door} "
+                f"{verb} used and none is still open"
+            )
+        return (
+            f"{crosses}, so the two doors it uses lie on {side} of that line; {rest}, so it "
+            f"{'is' if value else 'is not'} used"
+        )
+
+
+def times(count: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 # -- line enumeration --------------------------------------------------------------------------
@@ -731,6 +762,11 @@ class Chain:
     loop, or the path finished with path cells outside it), ``end`` (a cell with too few or
     too many ways, or the wrong number of doors) and ``count`` (a clue overfilled or starved);
     where: an edge's, a cell's or a line's name."""
+    why: tuple[tuple[Any, ...] | None, ...] = ()
+    """Per end, what broke, for the words of the ``end`` kind: ``("cell", cell, problem)`` (a
+    key of :data:`~rules.path.model.DEGREE_PROBLEMS`), ``("doors", "many" | "few")`` or
+    ``("clash", edge, on_by, off_by, off_why)`` (one cell's rule puts the edge on, the other's
+    off: ``off_why`` ``off``, ``full`` or ``dead``, see :func:`clash`); None for the others."""
 
 
 def short_chain(ctx: Context, var: int, value: int, cut: bool = False) -> Chain:
@@ -768,11 +804,12 @@ def follow(
     constraints = model.constraints
     for rounds in range(SHORT_ROUNDS + 1):
         touched = sorted({ci for v in changed for ci in model.var_constraints[v]})
-        ends = broken(geo, s, fragments, changed, [constraints[ci] for ci in touched])
-        if cut and not ends and cut_off(geo, s):
-            ends = (("cut", ""),)
-        if ends or rounds == SHORT_ROUNDS:
-            return Chain(tuple(forced), rounds, ends)
+        breaks = broken(geo, s, fragments, changed, [constraints[ci] for ci in touched])
+        if cut and not breaks and cut_off(geo, s):
+            breaks = (("cut", "", None),)
+        if breaks or rounds == SHORT_ROUNDS:
+            ends = tuple((kind, where) for kind, where, _ in breaks)
+            return Chain(tuple(forced), rounds, ends, tuple(why for _, _, why in breaks))
         narrowed: dict[int, int] = {}
         by_count: set[int] = set()
         for ci in touched:
@@ -790,7 +827,9 @@ def follow(
         if emptied:  # two rules disagree: a clue's count, if one of them, is what breaks
             kind = "count" if by_count & set(emptied) else "end"
             where = tuple((kind, cell_or_edge(geo, v)) for v in emptied)
-            return Chain(tuple(forced), rounds + 1, where)
+            degrees = [constraints[ci] for ci in touched]
+            why = tuple(clash(s, v, degrees) if kind == "end" else None for v in emptied)
+            return Chain(tuple(forced), rounds + 1, where, why)
         for v in changed:
             s[v] = narrowed[v]
             forced.append((v, single_value(s[v])))
@@ -803,18 +842,27 @@ def broken(
     fragments: Fragments,
     changed: Sequence[int],
     touched: Sequence[Constraint],
-) -> tuple[tuple[str, str], ...]:
+) -> tuple[tuple[str, str, tuple[Any, ...] | None], ...]:
     """The rules ``state`` breaks among the ``touched`` constraints and the path's shape
-    (``fragments`` joins the path edges seen so far; the edges ``changed`` put on are added)."""
+    (``fragments`` joins the path edges seen so far; the edges ``changed`` put on are added):
+    per rule its kind, where and what broke (see :class:`Chain`)."""
     ends: list[tuple[str, str]] = []
+    why: dict[tuple[str, str], tuple[Any, ...] | None] = {}
     for constraint in touched:
-        if isinstance(constraint, CellDegree) and constraint.check(state):
-            ends.append(("end", constraint.label))
+        if isinstance(constraint, CellDegree):
+            problem = constraint.problem(state)
+            if problem is not None:
+                ends.append(("end", constraint.label))
+                why.setdefault(ends[-1], ("cell", constraint.cell, problem))
         elif isinstance(constraint, LineCount) and constraint.check(state):
             ends.append(("count", constraint.label))
     doors = [e.var for e in geo.door_edges]
-    if sum(state[v] == ON for v in doors) > 2 or sum(1 for v in doors if state[v] & ON) < 2:
+    if sum(state[v] == ON for v in doors) > 2:
         ends.append(("end", "the doors"))
+        why.setdefault(ends[-1], ("doors", "many"))
+    elif sum(1 for v in doors if state[v] & ON) < 2:
+        ends.append(("end", "the doors"))
+        why.setdefault(ends[-1], ("doors", "few"))
     for v in changed:
         edge = geo.edge_of.get(v)
         if edge is None or state[v] != ON:
@@ -825,7 +873,30 @@ def broken(
             fragments.parent[a] = b
         elif a != fragments.find(OUTSIDE) or stray_cells(geo, state, fragments):
             ends.append(("loop", edge.name))
-    return tuple(dict.fromkeys(ends))
+    return tuple((kind, where, why.get((kind, where))) for kind, where in dict.fromkeys(ends))
+
+
+def clash(state: Sequence[int], var: int, touched: Sequence[Constraint]) -> tuple[Any, ...] | None:
+    """Why the degree rules of an edge's two cells disagree in ``state`` (the chain's rounds
+    narrowed edge ``var`` to nothing): ``("clash", var, on_by, off_by, off_why)``, ``on_by``
+    the cell on the path with only two ways left, ``off_by`` the cell putting the edge off,
+    as it is off the path (``off``), has its two path edges (``full``) or has no other way
+    left (``dead``). None when not two cells' rules disagree."""
+    on_by = off_by = None
+    for constraint in touched:
+        if not isinstance(constraint, CellDegree) or var not in constraint.edges:
+            continue
+        for v, mask in constraint.prune(state) or ():
+            if v == var:
+                if mask == ON:
+                    on_by = constraint
+                else:
+                    off_by = constraint
+    if on_by is None or off_by is None:
+        return None
+    on, _ = off_by.tally(state)
+    off_why = "off" if state[off_by.cell] == OFF else "full" if on == 2 else "dead"
+    return ("clash", var, on_by.cell, off_by.cell, off_why)
 
 
 def cut_off(geo: Geometry, state: Sequence[int]) -> bool:
@@ -869,6 +940,11 @@ class ShortChain(Technique):
                         forced=chain.forced,
                         rounds=chain.rounds,
                         ends=[where for kind, where in chain.ends if kind == self.end],
+                        why=[
+                            why
+                            for (kind, _), why in zip(chain.ends, chain.why, strict=True)
+                            if kind == self.end
+                        ],
                     )
 
     def chain_words(self, step: Step, ex: Explainer) -> str:
@@ -903,7 +979,41 @@ class DeadEndAhead(ShortChain):
     end = "end"
 
     def explain(self, step: Step, ex: Explainer) -> str:
-        return f"{self.chain_words(step, ex)}: {step.data['ends'][0]} would be stuck"
+        return f"{self.chain_words(step, ex)}: {self.break_words(step, ex)}"
+
+    def break_words(self, step: Step, ex: Explainer) -> str:
+        """What the first broken rule is: a cell's degree, the doors, or an edge the rules of
+        its two cells would put both on and off."""
+        why = (step.data.get("why") or [None])[0]
+        if why is None:
+            return f"the rule at {step.data['ends'][0]} would break"
+        if why[0] == "doors":
+            if why[1] == "many":
+                return "the path would use more than two doors"
+            return "fewer than two doors would be left to the path"
+        if why[0] == "cell":
+            return f"{ex.cell(why[1])} {CELL_PROBLEM_WORDS[why[2]]}"
+        _, edge, on_by, off_by, off_why = why
+        return (
+            f"{ex.cell(edge)} would have to be both on ({ex.cell(on_by)} would be on the path "
+            f"with only two ways left) and off ({ex.cell(off_by)} {OFF_WORDS[off_why]})"
+        )
+
+
+CELL_PROBLEM_WORDS = {
+    "crowded": "would have more than two path edges",
+    "entered": "would be off the path, yet the path would run into it",
+    "dead": "would be on the path with fewer than two ways to go (a dead end)",
+}
+"""A cell's broken degree rule (a key of :data:`~rules.path.model.DEGREE_PROBLEMS`) at the
+end of a short chain."""
+
+OFF_WORDS = {
+    "off": "would be off the path",
+    "full": "would already have its two path edges",
+    "dead": "would have no other way left, a dead end",
+}
+"""Why a cell's rule would put an edge off (see :func:`clash`)."""
 
 
 class CutAhead(ShortChain):
