@@ -120,6 +120,17 @@ def test_lookahead_step_records_its_chain_and_contradiction():
     assert text.count("if ") >= 1 and "but then" in text
 
 
+def test_lookahead_with_no_moves_before_the_contradiction():
+    """The assumption breaks a rule at once: no moves, so no "; but then" after nothing."""
+    data = {"family": "binairo", "grid": [".00.....", *["........"] * 7]}
+    _puzzle, steps, ex = first_steps(data, "lookahead-1")
+    assert not steps[0].data["chain"]
+    assert ex.text(steps[0]) == (
+        "r1c1 = 1, r1c4 = 1: if r1c1 were 0, then row 1 holds three 0s in a row; other "
+        "assumptions fail likewise (r1c4 ≠ 0)"
+    )
+
+
 def test_grading_is_deterministic():
     puzzle = make(
         {"family": "binairo", "grid": [".11...", "..1..1", "......", ".1..1.", "...0.0", "0....."]}
