@@ -44,6 +44,27 @@ def test_window_places_the_majority_outside_the_forced_window():
     assert "row 1 has one 1 left to place" in text
 
 
+def test_window_names_only_its_open_cells():
+    """A window holding a B already: the last A goes in one of its open cells, and the whole
+    window would be three Bs (r1c3 is 0 already, so it is not named as a place for the 1)."""
+    data = {"family": "binairo", "grid": ["1.0..1.1", *["........"] * 7]}
+    _puzzle, steps, ex = first_steps(data, "window")
+    assert [ex.text(s) for s in steps] == [
+        "r1c5 = 0, r1c7 = 0: row 1 has one 1 left to place; it must go in one of r1c2 and "
+        "r1c4, or r1c2, r1c3 and r1c4 would hold three 0s in a row",
+        "r1c2 = 0, r1c7 = 0: row 1 has one 1 left to place; it must go in one of r1c4 and "
+        "r1c5, or r1c3, r1c4 and r1c5 would hold three 0s in a row",
+    ]
+    assert steps[0].data["window"] == (1, 2, 3) and steps[0].data["open_cells"] == (1, 3)
+    # A window of three open cells is "those cells".
+    data = {"family": "binairo", "grid": ["1.1...1.", *["........"] * 7]}
+    _puzzle, steps, ex = first_steps(data, "window")
+    assert [ex.text(s) for s in steps] == [
+        "r1c2 = 0, r1c8 = 0: row 1 has one 1 left to place; it must go in one of r1c4, r1c5 "
+        "and r1c6, or those cells would hold three 0s in a row"
+    ]
+
+
 def test_near_copy_only_with_distinct_lines():
     grid = ["010011", "01.0..", "......", "......", "......", "......"]
     with_rule = {"family": "binairo", "grid": grid, "rules": {"unique_lines": True}}
@@ -97,6 +118,17 @@ def test_lookahead_step_records_its_chain_and_contradiction():
     assert step.data["chain"] and step.data["contradiction_reason"]
     text = result.explainer().text(step)
     assert text.count("if ") >= 1 and "but then" in text
+
+
+def test_lookahead_with_no_moves_before_the_contradiction():
+    """The assumption breaks a rule at once: no moves, so no "; but then" after nothing."""
+    data = {"family": "binairo", "grid": [".00.....", *["........"] * 7]}
+    _puzzle, steps, ex = first_steps(data, "lookahead-1")
+    assert not steps[0].data["chain"]
+    assert ex.text(steps[0]) == (
+        "r1c1 = 1, r1c4 = 1: if r1c1 were 0, then row 1 holds three 0s in a row; other "
+        "assumptions fail likewise (r1c4 ≠ 0)"
+    )
 
 
 def test_grading_is_deterministic():

@@ -66,7 +66,9 @@ def test_long_line_is_not_exponential():
 def test_violation_names_the_visible_break():
     rule = BalancedLine(6, names=("0", "1"))
     assert rule.violation([1, 1, 1, 3, 3, 3]) == "holds three 0s in a row"
-    assert rule.violation([2, 3, 2, 3, 2, 2]) == "holds 4 1s, more than half"
+    assert rule.violation([2, 3, 2, 3, 2, 2]) == "holds four 1s, more than half"
+    ten = BalancedLine(10, names=("0", "1"))  # counts are words, as in every sentence
+    assert ten.violation([2, 2, 1, 2, 2, 1, 2, 2, 1, 3]) == "holds six 1s, more than half"
     assert rule.violation([1, 2, 1, 2, 3, 3]) is None
 
 

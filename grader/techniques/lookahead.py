@@ -305,9 +305,9 @@ class Lookahead(Technique):
         var, value = step.data["assume"]
         chain = step.data["chain"]
         said = [ex.text(s) for s in chain if not s.contradiction]
-        middle = f", then {'; '.join(said)}" if said else ""
         ending = step.data["contradiction_reason"]
-        text = f"if {ex.cell(var)} were {ex.value(value)}{middle}; but then {ending}"
+        middle = f", then {'; '.join(said)}; but then" if said else ", then"
+        text = f"if {ex.cell(var)} were {ex.value(value)}{middle} {ending}"
         rounds = step.data.get("rounds")
         if rounds and rounds > 1:
             text += f" ({rounds} rounds of deductions deep)"

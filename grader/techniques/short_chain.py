@@ -183,11 +183,11 @@ class ShortContradiction(Technique):
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]
         said = ", ".join(ex.conclusion(v, x, True) for v, x in step.data["forced"])
-        then = f", then {said}" if said else ""
+        then = f", then {said}; but then" if said else ", then"
         rounds = step.data["rounds"]
         depth = f" ({rounds} rounds deep)" if rounds > 1 else ""
         ending = self.ending(step, ex)
-        return f"if {ex.cell(var)} were {ex.value(value)}{then}; but then {ending}{depth}"
+        return f"if {ex.cell(var)} were {ex.value(value)}{then} {ending}{depth}"
 
     @staticmethod
     def ending(step: Step, ex: Explainer) -> str:

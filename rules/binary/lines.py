@@ -15,6 +15,7 @@ from functools import cache, lru_cache, reduce
 from operator import and_, or_
 from typing import TYPE_CHECKING
 
+from grader.explain import number_word
 from grader.lines import LineRule
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ class BalancedLine(LineRule):
         for value in (0, 1):
             count = values.count(value)
             if count > self.quota:
-                return f"holds {count} {self.names[value]}s, more than half"
+                return f"holds {number_word(count)} {self.names[value]}s, more than half"
         for i in range(self.length - 2):
             if values[i] >= 0 and values[i] == values[i + 1] == values[i + 2]:
                 return f"holds three {self.names[values[i]]}s in a row"

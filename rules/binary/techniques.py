@@ -364,11 +364,13 @@ class Window(BalancedTechnique):
         quota = constraint.rule.quota  # type: ignore[attr-defined]
         for a, start, outside in windows(zeros, ones, empty, quota, len(constraint.vars)):
             cells = constraint.vars
+            window = range(start, start + 3)
             yield self.make(
                 placements=[(cells[j], 1 - a) for j in positions(outside)],
                 unit=constraint.label,
                 value=a,
-                window=tuple(cells[start : start + 3]),
+                window=tuple(cells[j] for j in window),
+                open_cells=tuple(cells[j] for j in window if empty >> (j << 3) & 1),
             )
 
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
@@ -381,12 +383,15 @@ class Window(BalancedTechnique):
         return list(placed)
 
     def explain(self, step: Step, ex: Explainer) -> str:
+        """Names only the window's cells open when the step was found (the others hold B)."""
         a = step.data["value"]
-        window = step.data["window"]
-        b_name = ex.plural(1 - a)
+        window = list(step.data["window"])
+        spots = list(step.data.get("open_cells", window))
+        where = ex.cells(spots) if len(spots) == 1 else f"one of {ex.cells(spots)}"
+        those = "those cells" if spots == window else ex.cells(window)
         return (
             f"{step.data['unit']} has one {ex.model.value_name(a)} left to place; it must go in "
-            f"{ex.cells(list(window))}, or those cells would hold three {b_name} in a row"
+            f"{where}, or {those} would hold three {ex.plural(1 - a)} in a row"
         )
 
 
