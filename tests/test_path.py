@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import make, shared
+from conftest import EXAMPLES, make, shared
 from grader.costs import choose
 from grader.engine import Engine
 from grader.errors import InputError
@@ -648,3 +648,25 @@ def test_lookahead_follows_its_trials_without_nesting_the_short_chains():
     two = {t.name for t in built["lookahead-2"].inner(table)}
     assert not one & short and "line-enumeration" in one
     assert short <= two and "lookahead-1" in two
+
+
+def test_the_text_board_shows_the_clues_and_the_doors():
+    """A trace's boards show what the solver sees: column clues above their columns, row clues
+    on the left of their rows, and each door as an arrow into its cell."""
+    puzzle = load(EXAMPLES / "path.json")[0]
+    lines = FAMILY.text_board(puzzle.model, puzzle.givens)
+    cells = [line for line in lines if "." in line]
+    assert len(cells) == 6
+    col_of = {cells[0].index(".") + 2 * c: c for c in range(6)}  # where each column's cells sit
+    clue_line, north, *_, south = lines
+    assert {col_of[i]: ch for i, ch in enumerate(clue_line) if ch.strip()} == {4: "4", 5: "6"}
+    assert {col_of[i] for i, ch in enumerate(north) if ch == "v"} == {4}  # door N of r1c5
+    assert {col_of[i] for i, ch in enumerate(south) if ch == "^"} == {2}  # door S of r6c3
+    assert [line.split()[0] if line[0] != " " else "" for line in cells] == [
+        "",
+        "1",
+        "",
+        "3",
+        "1",
+        "",
+    ]

@@ -141,6 +141,33 @@ class PathPuzzles(Family):
             out.append("".join(row))
         return out
 
+    def text_board(self, model: Model, state: State) -> list[str]:
+        """The grid with its clues and doors: column clues above, row clues on the left, and
+        each door of the outer border as an arrow into its cell (``v`` above, ``^`` below,
+        ``>`` on the left, ``<`` on the right)."""
+        options = model.options
+        rows = [" ".join(row) for row in self.format_grid(model, state)]
+        doors = {(r, c, side) for r, c, side in options["doors"]}
+        row_clues = ["" if k is None else str(k) for k in options["row_clues"]]
+        width = max(map(len, row_clues), default=0)
+        margin = " " * (width + 2)
+
+        def across(marks: list[str]) -> str | None:
+            return (margin + " ".join(marks)).rstrip() if any(m.strip() for m in marks) else None
+
+        last_row, last_col = model.rows - 1, model.cols - 1
+        col_clues = ["" if k is None else str(k) for k in options["col_clues"]]
+        digits = max(map(len, col_clues), default=0)  # a clue of two digits: one per line
+        head = [across([k.rjust(digits)[i] for k in col_clues]) for i in range(digits)]
+        head.append(across(["v" if (0, c, "N") in doors else " " for c in range(model.cols)]))
+        body = [
+            f"{row_clues[r]:>{width}} {'>' if (r, 0, 'W') in doors else ' '}{line}"
+            f"{' <' if (r, last_col, 'E') in doors else ''}".rstrip()
+            for r, line in enumerate(rows)
+        ]
+        foot = across(["^" if (last_row, c, "S") in doors else " " for c in range(model.cols)])
+        return [line for line in (*head, *body, foot) if line is not None]
+
     def to_data(self, model: Model, state: State) -> dict[str, Any]:
         options = model.options
         data: dict[str, Any] = {
