@@ -24,7 +24,7 @@ from grader.explain import Explainer
 from grader.generator import Request, generate
 from grader.grading import grade
 from grader.loading import load
-from grader.render import board_svg, puzzle_board
+from grader.render import board_svg, puzzle_board, states_before
 from grader.step import Step
 from grader.technique import Context
 from rules.path.family import FAMILY, random_path
@@ -42,6 +42,7 @@ from rules.path.techniques import (
     Reachability,
     follow,
     path_table,
+    short_chain,
 )
 from soundness import assert_sound_run
 
@@ -670,3 +671,20 @@ def test_the_text_board_shows_the_clues_and_the_doors():
         "1",
         "",
     ]
+
+
+def test_a_short_chain_breaking_a_clue_names_the_row_or_column():
+    """When a chain's moves leave a cell nothing and a clue is one of the rules that disagree,
+    the end names that clue's row or column (count ahead: 'the clue of row 3 would break'),
+    never the cell; every state of the example's solve, every open cell both ways."""
+    puzzle = load(EXAMPLES / "path.json")[0]
+    model = puzzle.model
+    engine = Engine(model, choose(FAMILY, model))
+    cells = len(geometry(model).cells)
+    ends = []
+    for state in states_before(puzzle, grade(puzzle).steps):
+        ctx = Context(model, list(state), engine)
+        for var in (v for v in range(cells) if state[v] == BOTH):
+            for value in (0, 1):
+                ends += [w for k, w in short_chain(ctx, var, value).ends if k == "count"]
+    assert ends and all(w.split()[0] in ("row", "column") for w in ends), set(ends)

@@ -811,7 +811,7 @@ def follow(
             ends = tuple((kind, where) for kind, where, _ in breaks)
             return Chain(tuple(forced), rounds, ends, tuple(why for _, _, why in breaks))
         narrowed: dict[int, int] = {}
-        by_count: set[int] = set()
+        by_count: dict[int, str] = {}  # a variable a clue narrowed → that line's label
         for ci in touched:
             constraint = constraints[ci]
             if not isinstance(constraint, CellDegree | LineCount):
@@ -819,16 +819,19 @@ def follow(
             for v, mask in constraint.prune(s) or ():
                 narrowed[v] = narrowed.get(v, s[v]) & mask
                 if isinstance(constraint, LineCount):
-                    by_count.add(v)
+                    by_count.setdefault(v, constraint.label)
         changed = [v for v, mask in sorted(narrowed.items()) if mask != s[v]]
         if not changed:
             break
         emptied = [v for v in changed if not narrowed[v]]
         if emptied:  # two rules disagree: a clue's count, if one of them, is what breaks
-            kind = "count" if by_count & set(emptied) else "end"
-            where = tuple((kind, cell_or_edge(geo, v)) for v in emptied)
+            counted = [v for v in emptied if v in by_count]
+            if counted:  # the line whose clue breaks
+                where = tuple(dict.fromkeys(("count", by_count[v]) for v in counted))
+                return Chain(tuple(forced), rounds + 1, where, (None,) * len(where))
+            where = tuple(("end", cell_or_edge(geo, v)) for v in emptied)
             degrees = [constraints[ci] for ci in touched]
-            why = tuple(clash(s, v, degrees) if kind == "end" else None for v in emptied)
+            why = tuple(clash(s, v, degrees) for v in emptied)
             return Chain(tuple(forced), rounds + 1, where, why)
         for v in changed:
             s[v] = narrowed[v]
