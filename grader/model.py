@@ -46,7 +46,18 @@ def masks_reader(cells: Sequence[int]) -> Callable[[State], tuple[int, ...]]:
     """A getter of these cells' masks from a state, as a tuple (one C-level call)."""
     if len(cells) >= 2:
         return itemgetter(*cells)
-    return lambda state: tuple(state[v] for v in cells)
+    return FewMasks(tuple(cells))
+
+
+@dataclass(frozen=True)
+class FewMasks:
+    """:func:`masks_reader` of fewer than two cells (``itemgetter`` of one cell gives no
+    tuple); a class, not a closure, so that a model holding one can be pickled."""
+
+    cells: tuple[int, ...]
+
+    def __call__(self, state: State) -> tuple[int, ...]:
+        return tuple(state[v] for v in self.cells)
 
 
 def is_single(mask: int) -> bool:
@@ -103,6 +114,11 @@ class Model:
     var_constraints: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     """Derived lookups that techniques compute once per model."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without ``memo``: lookups are rebuilt where the model lands (a worker's
+        puzzles travel light)."""
+        return {**self.__dict__, "memo": {}}
 
     def __post_init__(self) -> None:
         touching: list[list[int]] = [[] for _ in self.variables]

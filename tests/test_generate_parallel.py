@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 
 import pytest
 
+from conftest import EXAMPLES
 from grader.bank import Bank
 from grader.generator import Generator, Outcome, Request, Selection
+from grader.grading import grade
+from grader.loading import load
 from grader.parallel import ParallelGenerator, Workers, generate_run
 
 
@@ -129,3 +133,28 @@ def test_the_command_runs_a_plan_into_a_bank_and_resumes(tmp_path):
     missing = grader("generate", "--plan", str(plan))
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
     assert "--bank" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "binairo.json",
+        "tango.json",
+        "sudoku.json",
+        "siteswap_sudoku.json",
+        "pairplace.json",
+        "path.json",
+    ],
+)
+def test_a_graded_puzzle_of_every_family_travels_between_processes(example):
+    """Workers send their puzzles back pickled: a puzzle whose model holds the lookups grading
+    built (houses, plans) pickles without them and grades the same on arrival."""
+    puzzle = load(EXAMPLES / example)[0]
+    report = grade(puzzle).to_dict()
+    assert puzzle.model.memo  # lookups were built
+    arrived = pickle.loads(pickle.dumps(puzzle))
+    assert not arrived.model.memo
+    again = grade(arrived).to_dict()
+    assert {k: again[k] for k in ("difficulty", "effort", "level", "techniques")} == {
+        k: report[k] for k in ("difficulty", "effort", "level", "techniques")
+    }
