@@ -382,3 +382,18 @@ def test_min_distinct_boxes_filters_repetitive_grids():
     strict = FAMILY.empty_model((4, 4), {**options, "min_distinct_boxes": 5, "solution_tries": 3})
     with pytest.raises(Exception, match="min_distinct_boxes=5"):
         FAMILY.random_solution(strict, rng)
+
+
+def test_givens_are_crossed_out_of_their_houses_not_taken_for_naked_singles():
+    """With sudoku rules a given's throw leaves its row, column and box before the first step,
+    as in a sudoku: no step places a given, and every given's throw is gone from its peers."""
+    puzzle = grade(make(json.loads((EXAMPLES / "siteswap_sudoku.json").read_text()))).puzzle
+    result = grade(puzzle)
+    given = {v for v, mask in enumerate(puzzle.givens) if mask and not mask & (mask - 1)}
+    assert given and result.solved
+    assert not [s for s in result.steps for v, _ in s.placements if v in given]
+    start = FAMILY.start_state(puzzle.model, puzzle.givens)
+    houses = [c.vars for c in puzzle.model.constraints if type(c).__name__ == "AllDifferent"]
+    for house in houses:
+        for v in set(house) & given:
+            assert all(not start[p] & puzzle.givens[v] for p in house if p != v)

@@ -177,6 +177,22 @@ def _build_houses(model: Model) -> Houses:
     return result
 
 
+def crossed_out(model: Model, state: State) -> State:
+    """The candidates a solver starts from: every given's value crossed out of its house peers.
+
+    Sudoku Explainer starts there too, so a given is never mistaken for a naked single. A cell
+    left with one candidate stays open for the techniques (a naked or hidden single). A model
+    without houses starts from ``state`` as it is."""
+    houses = houses_of(model)
+    out = list(state)
+    for var, mask in enumerate(state):
+        if is_single(mask):
+            for p in houses.peers[var]:
+                if not is_single(state[p]):
+                    out[p] &= ~mask
+    return out
+
+
 class HouseTechnique(Technique):
     """A technique that reads one house at a time (rescanned only where cells changed)."""
 

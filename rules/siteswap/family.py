@@ -25,6 +25,7 @@ from grader.board import Board
 from grader.constraints import AllDifferent, DistinctLines, rotations
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, is_single, single_value
+from grader.techniques.houses import crossed_out
 from rules.siteswap.file import (
     HOLE,
     MAX_SIDE,
@@ -192,6 +193,11 @@ class Siteswap(Family):
 
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
         return siteswap_table(model)
+
+    def start_state(self, model: Model, givens: State) -> State:
+        """With latin runs or boxes (houses), the givens' throws crossed out of their houses
+        first, as in a sudoku: a given is never taken for a naked single."""
+        return crossed_out(model, givens)
 
     def report_fields(self, grade: Any) -> dict[str, Any]:
         values = grade.solution

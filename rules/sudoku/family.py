@@ -28,6 +28,7 @@ from grader.generator import Target
 from grader.model import Model, State, is_single, single_value
 from grader.symmetry import named_board_transforms, transformed_rows
 from grader.techniques.chains import length_bonus
+from grader.techniques.houses import crossed_out
 from rules.sudoku.canonical import canonical_form
 from rules.sudoku.file import (
     SYMBOLS,
@@ -40,7 +41,7 @@ from rules.sudoku.file import (
     parse_solo_id,
     parse_values,
 )
-from rules.sudoku.model import build_model, crossed_out
+from rules.sudoku.model import build_model
 from rules.sudoku.techniques import sudoku_table
 
 SE_LEVELS: tuple[tuple[float, str], ...] = (

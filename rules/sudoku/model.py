@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 from grader.constraints import AllDifferent
-from grader.model import Model, State, Variable, cell_name, is_single
+from grader.model import Model, Variable, cell_name
 from rules.sudoku.file import symbols_for
 
 
@@ -45,20 +45,3 @@ def _parts(n: int, box: tuple[int, int]) -> tuple[tuple[Variable, ...], tuple[Al
         cells = [(r0 + i) * n + c0 + j for i in range(br) for j in range(bc)]
         constraints.append(AllDifferent(cells, f"box {b + 1}", full))
     return variables, tuple(constraints)
-
-
-def crossed_out(model: Model, state: State) -> State:
-    """The candidates a solver starts from: every given's value crossed out of its peers.
-
-    Sudoku Explainer starts there too, so a given is never mistaken for a naked single. A cell
-    left with one candidate stays open for the techniques (a naked or hidden single)."""
-    from grader.techniques.houses import houses_of
-
-    houses = houses_of(model)
-    out = list(state)
-    for var, mask in enumerate(state):
-        if is_single(mask):
-            for p in houses.peers[var]:
-                if not is_single(state[p]):
-                    out[p] &= ~mask
-    return out
