@@ -617,3 +617,27 @@ def test_column_supports_are_the_letters_of_some_completion(masks):
             for cell, letter in enumerate(letters):
                 support[cell] |= 1 << letter
     assert column_supports(masks) == (support if completions else None)
+
+
+def test_removals_outside_the_unit_are_said_to_be_mirror_images():
+    """A subset of column B also takes B out of the mirror cells in other columns (a pair
+    reads the same both ways): the sentence names exactly those cells, all outside the unit."""
+    puzzle = load(EXAMPLES / "pairplace-k10-expert.json")[0]
+    result = grade(puzzle)
+    model = puzzle.model
+    unit_cells = {c.label: set(c.vars) for c in model.constraints}
+    explainer = Explainer(model, choose(puzzle.family, model))
+    said = 0
+    for step in result.steps:
+        mirrors = [v for v in step.data.get("mirrors", ()) if v in dict(step.eliminations)]
+        text = explainer.text(step)
+        if not mirrors:
+            assert "mirror cell" not in text, text
+            continue
+        said += 1
+        assert (
+            f"the mirror cell{'s' if len(mirrors) > 1 else ''} {explainer.cells(mirrors)}" in text
+        )
+        outside = {v for v, _ in step.eliminations} - unit_cells[step.data["unit"]]
+        assert set(mirrors) == outside, text
+    assert said

@@ -45,6 +45,25 @@ def singles_text(ex: Explainer, singles: Sequence[tuple[int, int]]) -> str:
     return "; this leaves " + ", ".join(parts) + f" ({kind})"
 
 
+def mirror_cells(own: Sequence[Assignment], both: Sequence[Assignment]) -> tuple[int, ...]:
+    """The cells only the mirror images of a technique's own eliminations reach."""
+    mine = {v for v, _ in own}
+    return tuple(dict.fromkeys(v for v, _ in both if v not in mine))
+
+
+def mirrors_text(ex: Explainer, step: Step) -> str:
+    """``; as a pair reads the same both ways, the mirror cells r1cI and r2cG lose these
+    pairings too`` (the mirror cells whose removals the step still makes)."""
+    removed = {v for v, _ in step.eliminations}
+    cells = [v for v in step.data.get("mirrors", ()) if v in removed]
+    if not cells:
+        return ""
+    return (
+        f"; as a pair reads the same both ways, the mirror cell{'s' if len(cells) > 1 else ''} "
+        f"{ex.cells(cells)} lose{'' if len(cells) > 1 else 's'} these pairings too"
+    )
+
+
 def left_single(state: State, eliminations: Sequence[Assignment]) -> list[tuple[int, int]]:
     """Cells the eliminations leave with one letter, and that letter."""
     after: dict[int, int] = {}
@@ -194,19 +213,21 @@ class RowNakedSingle(PairTechnique):
                 for x in values_of(state[other] & drop)
             ]
             if elims:
-                elims = mirrored(shape, elims)
+                both = mirrored(shape, elims)
                 yield self.make(
-                    eliminations=elims,
+                    eliminations=both,
                     unit=constraint.label,
                     pair=(i, j),
-                    singles=left_single(state, elims),
+                    singles=left_single(state, both),
+                    mirrors=mirror_cells(elims, both),
                 )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         i, j = step.data["pair"]
         return (
             f"{step.data['unit']} pairs {ex.value(i)} with {ex.value(j)}, so no other cell of it "
-            f"can hold {ex.value(i)} or {ex.value(j)}{singles_text(ex, step.data['singles'])}"
+            f"can hold {ex.value(i)} or {ex.value(j)}{mirrors_text(ex, step)}"
+            f"{singles_text(ex, step.data['singles'])}"
         )
 
 
@@ -348,14 +369,15 @@ class ColumnPairs(PairTechnique):
                     yield self._step(shape, state, elims, constraint, "hidden", cells, keep)
 
     def _step(self, shape, state, elims, constraint, kind, cells, letters) -> Step:
-        elims = mirrored(shape, elims)
+        both = mirrored(shape, elims)
         return self.make(
-            eliminations=elims,
+            eliminations=both,
             unit=constraint.label,
             kind=kind,
             cells=cells,
             letters=tuple(values_of(letters)),
-            singles=left_single(state, elims),
+            singles=left_single(state, both),
+            mirrors=mirror_cells(elims, both),
         )
 
     def explain(self, step: Step, ex: Explainer) -> str:
@@ -367,7 +389,7 @@ class ColumnPairs(PairTechnique):
             text = f"{cells} can only hold {letters}, so no other cell of {unit} can"
         else:
             text = f"{letters} can only go in {cells} of {unit}, so those cells hold nothing else"
-        return text + singles_text(ex, data["singles"])
+        return text + mirrors_text(ex, step) + singles_text(ex, data["singles"])
 
 
 class LineEnumeration(PairTechnique):
@@ -403,19 +425,20 @@ class LineEnumeration(PairTechnique):
             for x in values_of(old & ~new)
         ]
         if elims:
-            elims = mirrored(shape, elims)
+            both = mirrored(shape, elims)
             yield self.make(
-                eliminations=elims,
+                eliminations=both,
                 unit=constraint.label,
                 row=isinstance(constraint, PairRow),
-                singles=left_single(state, elims),
+                singles=left_single(state, both),
+                mirrors=mirror_cells(elims, both),
             )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         rule = "every letter paired" if step.data.get("row") else "each letter once"
         return (
             f"every way to complete {step.data['unit']} ({rule}) agrees on this"
-            f"{singles_text(ex, step.data['singles'])}"
+            f"{mirrors_text(ex, step)}{singles_text(ex, step.data['singles'])}"
         )
 
 
