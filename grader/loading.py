@@ -59,12 +59,9 @@ def entries(source: str | os.PathLike[str], family: str | None = None) -> list[E
     a multi-puzzle file becomes that entry's ``problem``. ``family`` as in :func:`load`.
     """
     source = os.fspath(source)
-    if family is not None:
-        known = families()
-        if family not in known:
-            raise InputError(
-                "--family", "", f"unknown family {family!r} (known: {', '.join(known)})"
-            )
+    if family is not None and get_family(family) is None:
+        known = ", ".join(families())
+        raise InputError("--family", "", f"unknown family {family!r} (known: {known})")
     found = _entries(source, family)
     if family is None:
         return found
@@ -193,9 +190,11 @@ def _entry_id(item: Any, default: str) -> str:
 
 
 def _families(only: str | None) -> list[Family]:
-    """Every installed family, or only the one named."""
-    known = families()
-    return [known[only]] if only is not None else list(known.values())
+    """Every installed family, or only the one named (the others are not even imported)."""
+    if only is not None:
+        named = get_family(only)
+        return [named] if named is not None else []
+    return list(families().values())
 
 
 def _from_text(text: str, origin: str, only: str | None = None) -> dict[str, Any] | None:

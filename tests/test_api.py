@@ -4,6 +4,8 @@ errors a caller can catch as ``ValueError``."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -44,3 +46,19 @@ def test_family_for_dicts_and_files_that_do_not_name_it():
     puzzles = grader.load(EXAMPLES / "tango-export.jsonl", family="tango")
     assert [p.id for p in puzzles] == ["tango-example"]
     assert grader.grade(EXAMPLES / "tango-export.jsonl", family="tango").solved
+
+
+def test_naming_the_family_of_a_text_file_imports_no_other_family(tmp_path):
+    """``--family sudoku`` (or ``load(..., family=...)``) tries only that family's text formats,
+    so the other families are not imported at all: a shorter start for every such command."""
+    source = tmp_path / "one.txt"
+    source.write_text(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+    )
+    code = (
+        "import sys, grader; puzzles = grader.load(sys.argv[1], family='sudoku'); "
+        "print(len(puzzles), sorted(m for m in sys.modules if m.endswith('.family')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(source)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split(" ", 1) == ["1", "['grader.family', 'rules.sudoku.family']\n"]
