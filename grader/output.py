@@ -19,7 +19,23 @@ def check_new(path: str | Path, force: bool) -> Path:
     if target.exists() and not force:
         raise UsageError(f"{target}: already exists (use --force to overwrite it)")
     make_folder(target)
+    _probe(target)
     return target
+
+
+def _probe(target: Path) -> None:
+    """Refuse at once (one line) a folder where no file can be written, before any work."""
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=directory)
+    except OSError as error:
+        raise UsageError(f"{target}: cannot be written here ({_reason(error)})") from None
+    os.close(handle)
+    Path(name).unlink(missing_ok=True)
+
+
+def _reason(error: OSError) -> str:
+    return (error.strerror or str(error)).lower()
 
 
 def make_folder(target: Path) -> None:
@@ -41,9 +57,12 @@ def write_atomic(path: str | Path, content: bytes | str | Callable[[Path], None]
     beside ``path`` and rename it into place, so readers never see a half-written file."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    handle, temp_name = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".part" + target.suffix, dir=directory
-    )
+    try:
+        handle, temp_name = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".part" + target.suffix, dir=directory
+        )
+    except OSError as error:
+        raise UsageError(f"{target}: cannot be written here ({_reason(error)})") from None
     temp = Path(temp_name)
     try:
         if callable(content):
@@ -55,6 +74,9 @@ def write_atomic(path: str | Path, content: bytes | str | Callable[[Path], None]
                 stream.write(data)
         os.chmod(temp, 0o666 & ~_umask())
         os.replace(temp, target)
+    except OSError as error:
+        temp.unlink(missing_ok=True)
+        raise UsageError(f"{target}: cannot be written ({_reason(error)})") from None
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
