@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -64,6 +67,23 @@ def print_long(console: Console, line: Text | str, hang: int = 0) -> None:
         console.print(Text(" " * hang) + part if index else part, soft_wrap=True)
 
 
+@contextmanager
+def wide_enough(console: Console, lines: list[str], margin: int = 0) -> Iterator[None]:
+    """Piped or in a file, print at least as wide as a board's longest line (plus ``margin``:
+    a panel's borders), so that no row is broken in two; a terminal keeps its width."""
+    real = console.real() if hasattr(console, "real") else console  # a LazyConsole's own
+    needed = max(map(len, lines), default=0) + margin
+    if real.is_terminal or needed <= real.width:
+        yield
+        return
+    before = real._width  # None: rich's default (80, or $COLUMNS)
+    real.width = needed
+    try:
+        yield
+    finally:
+        real._width = before
+
+
 def lines_text(lines: list[str]) -> Text:
     """A family's text board (:meth:`grader.family.Family.text_board`)."""
     return Text("\n".join(lines), style="cyan")
@@ -89,14 +109,17 @@ def solve_verdict(grade: Grade) -> str:
 
 def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
     """The score report of one puzzle (and with ``trace`` its numbered steps)."""
-    title = f"{grade.puzzle.id}"
+    title = Text(str(grade.puzzle.id))  # Text: an id in brackets is no markup tag
     parts = [summary_table(grade)]
     if grade.steps:
         parts.append(Text())
         parts.append(techniques_table(grade))
     parts.append(Text())
-    parts.append(lines_text(grade.puzzle.family.text_board(grade.puzzle.model, grade.run.state)))
-    console.print(Panel(Group(*parts), title=title, title_align="left", expand=False))
+    board = grade.puzzle.family.text_board(grade.puzzle.model, grade.run.state)
+    parts.append(lines_text(board))
+    panel = Panel(Group(*parts), title=title, title_align="left", expand=False)
+    with wide_enough(console, board, margin=4):
+        console.print(panel)
     if trace:
         print_trace(console, grade)
     stamp = f"grader {grade.to_dict()['version']} · {settings_line(grade)}"

@@ -288,3 +288,19 @@ def test_the_shared_collections_load_as_they_are():
         assert grader.load(shared(name)), name
     tangos = grader.load(shared("tango_real.jsonl"), family="tango")
     assert len(tangos) >= 100
+
+
+def test_an_id_in_brackets_and_a_wide_grid_print_as_they_are(tmp_path):
+    """A puzzle id is printed as written (rich markup is not read in it), and a grid wider than
+    the 80 columns of a pipe keeps each row on one line."""
+    rows = ["".join("01"[(r + c) % 2] if (r * c) % 5 else "." for c in range(42)) for r in range(6)]
+    source = tmp_path / "wide.json"
+    source.write_text(
+        json.dumps({"family": "binairo", "size": [6, 42], "grid": rows, "id": "[/daily]"})
+    )
+    result = run("grade", str(source))
+    assert result.returncode == 0, result.stderr
+    assert "[/daily]" in result.stdout.splitlines()[0]
+    shown = [line.strip("│ ").split(" ") for line in result.stdout.splitlines()]
+    board = [cells for cells in shown if len(cells) > 20 and all(len(c) == 1 for c in cells)]
+    assert [len(cells) for cells in board] == [42] * 6
