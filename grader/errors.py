@@ -60,9 +60,35 @@ def from_validation(origin: str, error: ValidationError) -> InputError:
     for prefix in ("Value error, ", "Assertion failed, "):
         if message.startswith(prefix):
             message = message[len(prefix) :]
-    loc = tuple(p for p in first.get("loc", ()) if not str(p).startswith("function-"))
+    loc = tuple(p for p in first.get("loc", ()) if not _type_tag(p))
     if first.get("type") == "missing":
         message = "is missing"
     elif first.get("type") == "extra_forbidden":
         message = "is not a known field"
+    elif message.startswith("Input should be "):  # in the words of a JSON file
+        message = "must be " + message.removeprefix("Input should be ")
+        for python, json_word in _JSON_WORDS.items():
+            message = message.replace(python, json_word)
     return InputError(origin, field_path(loc), message)
+
+
+_JSON_WORDS = {
+    "a valid tuple": "a list",
+    "a valid list": "a list",
+    "a valid dictionary": "an object",
+    "a valid string": "a string",
+    "a valid integer": "a whole number",
+    "a valid number": "a number",
+    "a valid boolean": "true or false",
+}
+"""pydantic's words for types, as a puzzle file (JSON) spells them."""
+
+_TYPE_NAMES = {"str", "int", "float", "bool", "list", "dict", "tuple", "none", "literal"}
+
+
+def _type_tag(part: object) -> bool:
+    """Whether a location part names a type, not a field: pydantic adds the member of a union
+    (``size.tuple[int, int]``, ``id.str``) and validator wrappers (``function-after[...]``)."""
+    if not isinstance(part, str):
+        return False
+    return "[" in part or part in _TYPE_NAMES or part.startswith("function-")

@@ -263,3 +263,24 @@ def test_a_key_with_a_line_break_is_named_on_one_line():
     with pytest.raises(InputError) as raised:
         puzzle_from_dict({"family": "binairo", "rules": {"\n": None}}, "fuzz.json", "fuzz")
     assert str(raised.value) == "fuzz.json: rules['\\n']: is not a known field"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("size", "6x6", "size: must be a list"),
+        ("id", [1], "id: must be a string"),
+        ("grid", 5, "grid: must be a list"),
+    ],
+)
+def test_a_wrong_type_is_said_in_the_words_of_the_file(
+    tmp_path, capsys, monkeypatch, field, value, said
+):
+    """pydantic's type names (``size.tuple[int, int]: Input should be a valid tuple``) do not
+    reach the user: the field as the file names it, and what it must be in JSON's words."""
+    data = {"family": "binairo", "size": [6, 6], "grid": ["......"] * 6, field: value}
+    source = tmp_path / "bad.json"
+    source.write_text(json.dumps(data))
+    code, _, err = invoke(grade_main, [str(source)], capsys, monkeypatch)
+    assert code == 2
+    assert err == f"error: {source}: {said}\n"
