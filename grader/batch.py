@@ -142,6 +142,9 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
     except InputError as error:  # e.g. a costs table naming no technique of this family
         row["error"] = str(error)
         return row
+    except UsageError as error:  # an option this puzzle's family cannot take (--techniques)
+        row["error"] = f"{task.origin}: {error}"
+        return row
     except Exception as error:  # one puzzle must not sink a batch: report it in its row
         row["error"] = f"internal error: {type(error).__name__}: {error}"
         return row
@@ -474,8 +477,11 @@ def read_frame(path: str | Path) -> pd.DataFrame:
         raise InputError(
             str(path), "", f"reading Parquet needs pyarrow ({install_hint('parquet')})"
         ) from None
-    except Exception as error:
-        raise InputError(str(path), "", f"cannot be read as a table ({error})") from None
+    except Exception as error:  # pandas' messages may span lines: one line of it
+        said = " ".join(str(error).split())
+        raise InputError(
+            str(path), "", f"cannot be read as a table of batch results ({said})"
+        ) from None
     missing = [c for c in ("family", "difficulty", "effort", "level") if c not in frame.columns]
     if missing:
         raise InputError(str(path), missing[0], "is missing (not a batch result?)")

@@ -74,6 +74,8 @@ def entries(source: str | os.PathLike[str], family: str | None = None) -> list[E
 
 
 def _entries(source: str, family: str | None) -> list[Entry]:
+    if not source.strip():
+        raise InputError(repr(source), "", "is an empty name, expected a puzzle file")
     path = Path(source)
     if path.is_dir():
         raise InputError(source, "", "is a directory, expected a puzzle file")

@@ -304,3 +304,32 @@ def test_an_id_in_brackets_and_a_wide_grid_print_as_they_are(tmp_path):
     shown = [line.strip("│ ").split(" ") for line in result.stdout.splitlines()]
     board = [cells for cells in shown if len(cells) > 20 and all(len(c) == 1 for c in cells)]
     assert [len(cells) for cells in board] == [42] * 6
+
+
+def test_small_slips_end_in_one_clear_line(tmp_path):
+    """An empty file name, an unknown family for the bank, a puzzle file given to histogram."""
+    empty = run("grade", "")
+    assert (empty.returncode, empty.stderr) == (
+        2,
+        "error: '': is an empty name, expected a puzzle file\n",
+    )
+    bank = run("grader", "bank", "list", "--family", "chess", str(tmp_path / "p.db"))
+    assert bank.returncode == 2 and bank.stderr.startswith(
+        "error: --family: unknown family 'chess'"
+    )
+    chart = run("grader", "histogram", str(EXAMPLES / "tango.json"), "-o", str(tmp_path / "h.png"))
+    assert chart.returncode == 2 and len(chart.stderr.strip().splitlines()) == 1, chart.stderr
+    assert "cannot be read as a table of batch results" in chart.stderr
+
+
+def test_a_technique_one_family_lacks_is_that_puzzles_problem_in_a_batch(tmp_path):
+    """``--techniques window`` names a binary technique: in a batch the sudoku's row says so
+    (an option its family cannot take, not an internal error) and the others are graded."""
+    files = [str(EXAMPLES / name) for name in ("tango.json", "sudoku.json", "binairo.json")]
+    table = tmp_path / "g.csv"
+    result = run("grader", "batch", "--techniques", "window", *files, "-o", str(table))
+    assert result.returncode == 2, result.stderr  # a batch with a puzzle left ungraded
+    assert "internal error" not in result.stderr
+    assert "sudoku.json: --techniques: unknown technique or level 'window'" in result.stderr
+    rows = table.read_text().splitlines()
+    assert len(rows) == 4

@@ -18,6 +18,7 @@ from grader.cli.common import (
     note,
     out,
 )
+from grader.errors import UsageError
 
 bank_app = App(
     add_completion=False,
@@ -65,7 +66,11 @@ def _filters(
 ) -> dict[str, object]:
     """The command-line filters as :meth:`grader.bank.Bank.query` takes them."""
     from grader.bank import split_levels
+    from grader.registry import families
 
+    if family is not None and family not in families():
+        known = ", ".join(families())
+        raise UsageError(f"--family: unknown family {family!r} (known: {known})")
     return {
         "family": family,
         "size": size,
