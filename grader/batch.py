@@ -46,6 +46,8 @@ COLUMNS: dict[str, str] = {
     "name": "the puzzle's `name`",
     "source": "where it was read (`file:line`, `file[index]` or the file)",
     "error": "why it was not graded (`file:line: field: problem`); empty when graded",
+    "version": REPORT_KEYS["version"],
+    "settings": REPORT_KEYS["settings"] + " (as JSON)",
 }
 """The fixed columns of a batch result and their meaning, in order; the family's report fields
 and the technique counts follow (:data:`COLUMN_GROUPS`)."""
@@ -164,6 +166,8 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
         level=report["level"],
         hardest=report["hardest"],
         steps_count=report["steps_count"],
+        version=report["version"],
+        settings=json.dumps(report["settings"], sort_keys=True),
         seconds=round(time.monotonic() - started, 4),
         name=puzzle.name,
         techniques={name: [int(e["count"]), e["cost"]] for name, e in report["techniques"].items()},
