@@ -85,6 +85,30 @@ def test_hint_prints_only_the_next_step():
     assert hint["technique"] == "pair" and hint["explanation"].startswith("r1c1 = 0")
 
 
+def empty_binairo(tmp_path, size: int = 60):
+    """An empty binairo large enough that no command finishes it within a second."""
+    path = tmp_path / f"big{size}.json"
+    grid = ["." * size] * size
+    path.write_text(json.dumps({"family": "binairo", "size": [size, size], "grid": grid}))
+    return path
+
+
+def test_hint_timeout_cuts_the_search_short_and_says_so(tmp_path):
+    big = str(empty_binairo(tmp_path))
+    result = run("grader", "hint", "--timeout", "1", big)
+    assert result.returncode == 3, result.stderr
+    assert "note: timed out after 1 s before a step was found; no hint" in result.stdout
+    assert "no technique applies" not in result.stdout
+    result = run("grader", "hint", "--json", "--timeout", "1", big)
+    assert result.returncode == 3, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["hint"] is None and payload["solutions"] is None
+    assert any("timed out after 1 s" in note for note in payload["notes"])
+    result = run("grader", "hint", "--timeout", "30", str(EXAMPLES / "binairo.json"))
+    assert result.returncode == 0 and "pair (cost 1)" in result.stdout, result.stderr
+    assert "note:" not in result.stdout
+
+
 def test_contradictory_givens_are_a_report_not_an_error(tmp_path):
     bad = tmp_path / "c.json"
     bad.write_text(json.dumps({"family": "binairo", "grid": ["000...", *["......"] * 5]}))
