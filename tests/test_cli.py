@@ -72,6 +72,22 @@ def test_costs_file_changes_the_rating(tmp_path):
     assert report["settings"]["techniques"]["window"] == 3.7
 
 
+def test_solve_and_hint_json_carry_version_and_settings_as_grade_does(tmp_path):
+    costs = tmp_path / "costs.toml"
+    costs.write_text("[binairo]\nwindow = 3.7\n")
+    args = ("--json", "--costs", str(costs), str(EXAMPLES / "binairo.json"))
+    graded = json.loads(run("grade", *args).stdout)
+    solved = json.loads(run("grader", "solve", *args).stdout)
+    hinted = json.loads(run("grader", "hint", *args).stdout)
+    for payload in (solved, hinted):
+        assert payload["version"] == graded["version"]
+        assert payload["settings"]["techniques"]["window"] == 3.7
+    assert hinted["settings"] == graded["settings"]  # hint runs as grade does
+    guessing = solved["settings"]  # solve guesses when stuck: grade --guess
+    assert guessing["guess"] is True and guessing["exact"] == graded["settings"]["exact"]
+    assert set(guessing["techniques"]) == {*graded["settings"]["techniques"], "guess"}
+
+
 def test_techniques_option_restricts_the_set():
     result = run("grade", "--json", "--techniques", "trivial", str(EXAMPLES / "binairo.json"))
     report = json.loads(result.stdout)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
     from grader.family import Puzzle
     from grader.grading import Grade, GradeOptions, Hint
+    from grader.technique import Technique
 
 from grader.cli.common import (
     EXIT_CODES,
@@ -140,6 +141,7 @@ def grader_solve(
             if steps:
                 ex = result.explainer()
                 payload["steps"] = [step_dict(step, ex) for step in result.steps]
+            payload.update(stamp(result.techniques, options))
             print(json.dumps(payload, ensure_ascii=False), flush=True)
         else:
             if steps and result.steps:
@@ -149,6 +151,15 @@ def grader_solve(
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
+
+
+def stamp(techniques: list[Technique], options: GradeOptions) -> dict[str, Any]:
+    """The ``version`` and ``settings`` keys of a JSON line, as grade stamps its reports (the
+    step costs of ``--costs`` and the techniques are part of what a step says)."""
+    from grader import __version__
+    from grader.grading import settings_of
+
+    return {"version": __version__, "settings": settings_of(techniques, options)}
 
 
 def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
@@ -214,6 +225,12 @@ def grader_hint(
             payload["problem"] = warning
         if notes:
             payload["notes"] = notes
+        from grader.costs import choose
+
+        chosen = choose(
+            puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
+        )
+        payload.update(stamp(chosen, options))  # grade's techniques, even if no step was sought
         print(json.dumps(payload, ensure_ascii=False))
         raise typer.Exit(code)
     if not steps and found.problem is None and not notes:
