@@ -72,6 +72,22 @@ def test_costs_file_changes_the_rating(tmp_path):
     assert report["settings"]["techniques"]["window"] == 3.7
 
 
+def test_solve_and_hint_json_carry_version_and_settings_as_grade_does(tmp_path):
+    costs = tmp_path / "costs.toml"
+    costs.write_text("[binairo]\nwindow = 3.7\n")
+    args = ("--json", "--costs", str(costs), str(EXAMPLES / "binairo.json"))
+    graded = json.loads(run("grade", *args).stdout)
+    solved = json.loads(run("grader", "solve", *args).stdout)
+    hinted = json.loads(run("grader", "hint", *args).stdout)
+    for payload in (solved, hinted):
+        assert payload["version"] == graded["version"]
+        assert payload["settings"]["techniques"]["window"] == 3.7
+    assert hinted["settings"] == graded["settings"]  # hint runs as grade does
+    guessing = solved["settings"]  # solve guesses when stuck: grade --guess
+    assert guessing["guess"] is True and guessing["exact"] == graded["settings"]["exact"]
+    assert set(guessing["techniques"]) == {*graded["settings"]["techniques"], "guess"}
+
+
 def test_techniques_option_restricts_the_set():
     result = run("grade", "--json", "--techniques", "trivial", str(EXAMPLES / "binairo.json"))
     report = json.loads(result.stdout)
@@ -83,6 +99,30 @@ def test_hint_prints_only_the_next_step():
     result = run("grader", "hint", "--json", str(EXAMPLES / "binairo.json"))
     hint = json.loads(result.stdout)["hint"]
     assert hint["technique"] == "pair" and hint["explanation"].startswith("r1c1 = 0")
+
+
+def empty_binairo(tmp_path, size: int = 60):
+    """An empty binairo large enough that no command finishes it within a second."""
+    path = tmp_path / f"big{size}.json"
+    grid = ["." * size] * size
+    path.write_text(json.dumps({"family": "binairo", "size": [size, size], "grid": grid}))
+    return path
+
+
+def test_hint_timeout_cuts_the_search_short_and_says_so(tmp_path):
+    big = str(empty_binairo(tmp_path))
+    result = run("grader", "hint", "--timeout", "1", big)
+    assert result.returncode == 3, result.stderr
+    assert "note: timed out after 1 s before a step was found; no hint" in result.stdout
+    assert "no technique applies" not in result.stdout
+    result = run("grader", "hint", "--json", "--timeout", "1", big)
+    assert result.returncode == 3, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["hint"] is None and payload["solutions"] is None
+    assert any("timed out after 1 s" in note for note in payload["notes"])
+    result = run("grader", "hint", "--timeout", "30", str(EXAMPLES / "binairo.json"))
+    assert result.returncode == 0 and "pair (cost 1)" in result.stdout, result.stderr
+    assert "note:" not in result.stdout
 
 
 def test_contradictory_givens_are_a_report_not_an_error(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from test_cli import run
+from test_cli import empty_binairo, run
 
 from conftest import EXAMPLES
 
@@ -53,6 +53,34 @@ def test_render_step_highlights_and_bad_requests(tmp_path):
     result = run("grader", "render", str(tmp_path / "missing.json"), "-o", str(tmp_path / "m.svg"))
     assert result.returncode == 2 and "missing.json" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_render_says_when_timeout_cut_the_solve_short(tmp_path):
+    big = str(empty_binairo(tmp_path))
+    target = tmp_path / "partial.svg"
+    result = run("grader", "render", big, "--solve", "--timeout", "1", "-o", str(target))
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.strip() == (
+        f"wrote {target} (the solve was cut short by --timeout: partial)"
+    )
+    assert target.read_text().startswith("<?xml")
+    target = tmp_path / "step.svg"
+    result = run("grader", "render", big, "--step", "1", "--timeout", "1", "-o", str(target))
+    assert result.returncode == 3, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "cut short by --timeout after 0 step(s), before step 1" in result.stderr
+    assert "the solve has" not in result.stderr and not target.exists()
+    result = run(
+        "grader",
+        "render",
+        str(EXAMPLES / "tango.json"),
+        "--solve",
+        "--timeout",
+        "30",
+        "-o",
+        str(tmp_path / "whole.svg"),
+    )
+    assert result.returncode == 0 and "partial" not in result.stderr, result.stderr
 
 
 def test_grade_html_writes_one_page_for_all_puzzles(tmp_path):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
     from grader.family import Puzzle
-    from grader.grading import Grade, GradeOptions
+    from grader.grading import Grade, GradeOptions, Hint
+    from grader.technique import Technique
 
 from grader.cli.common import (
     EXIT_CODES,
@@ -140,6 +141,7 @@ def grader_solve(
             if steps:
                 ex = result.explainer()
                 payload["steps"] = [step_dict(step, ex) for step in result.steps]
+            payload.update(stamp(result.techniques, options))
             print(json.dumps(payload, ensure_ascii=False), flush=True)
         else:
             if steps and result.steps:
@@ -149,6 +151,15 @@ def grader_solve(
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
+
+
+def stamp(techniques: list[Technique], options: GradeOptions) -> dict[str, Any]:
+    """The ``version`` and ``settings`` keys of a JSON line, as grade stamps its reports (the
+    step costs of ``--costs`` and the techniques are part of what a step says)."""
+    from grader import __version__
+    from grader.grading import settings_of
+
+    return {"version": __version__, "settings": settings_of(techniques, options)}
 
 
 def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
@@ -188,16 +199,22 @@ def grader_hint(
     as_json: JsonOpt = False,
     costs: CostsOpt = None,
     techniques: TechOpt = None,
+    timeout: TimeoutOpt = None,
     family: FamilyOpt = None,
 ) -> None:
+    import time
+
     from grader.grading import next_step, step_dict
     from grader.loading import load
 
-    options = grade_options(techniques, costs, False, None, True)  # as grade runs
+    options = grade_options(techniques, costs, False, timeout, True)  # as grade runs
     puzzle = load(file, family)[0]
+    started = time.monotonic()
     found = next_step(puzzle, options)  # the first step of grade with these options
+    notes = hint_notes(found, timeout, time.monotonic() - started)
     steps, ex = found.steps, found.explainer
     warning = found.warning()
+    code = EXIT_TIMEOUT if notes else EXIT_OK
     if as_json:
         payload = {
             "id": puzzle.id,
@@ -206,9 +223,17 @@ def grader_hint(
         }
         if warning:
             payload["problem"] = warning
+        if notes:
+            payload["notes"] = notes
+        from grader.costs import choose
+
+        chosen = choose(
+            puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
+        )
+        payload.update(stamp(chosen, options))  # grade's techniques, even if no step was sought
         print(json.dumps(payload, ensure_ascii=False))
-        raise typer.Exit(EXIT_OK)
-    if not steps and found.problem is None:
+        raise typer.Exit(code)
+    if not steps and found.problem is None and not notes:
         solved = puzzle.model.is_solved(puzzle.givens)
         out.print("the puzzle is already solved" if solved else "no technique applies here")
     elif steps:
@@ -226,3 +251,19 @@ def grader_hint(
         from grader.report import print_long
 
         print_long(out, warning, hang=2)
+    for text in notes:
+        out.print(f"note: {text}", markup=False)
+    raise typer.Exit(code)
+
+
+def hint_notes(found: Hint, timeout: float | None, seconds: float) -> list[str]:
+    """What ``--timeout`` cut short while looking for the hint (none: nothing), worded as
+    grade's notes: the exact search (solutions unknown), or the search for the step itself."""
+    if timeout is None or found.problem is not None:
+        return []
+    notes = []
+    if found.solutions is None:  # the exact search runs (as grade's), so only a timeout stops it
+        notes.append("exact search timed out; solutions unknown")
+    if not found.steps and seconds >= timeout:  # the deadline passed before a step was found
+        notes.append(f"timed out after {timeout:g} s before a step was found; no hint")
+    return notes

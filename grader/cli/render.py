@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from grader.cli.common import (
+    EXIT_TIMEOUT,
     CostsOpt,
     FamilyOpt,
     ForceOpt,
@@ -78,21 +79,35 @@ def grader_render(
             f"'grader bank export {file} -o puzzles.jsonl' (or 'grader bank show {file} REF')"
         )
     puzzle = one_puzzle(file, index, family)
+    partial = False  # the picture shows a solve a --timeout cut short
     if solve or step is not None:
         from grader.grading import grade
         from grader.render import states_before
 
         result = grade(puzzle, grade_options(techniques, costs, guess, timeout, step is None))
+        timed_out = result.run.status == "timeout"
         if step is not None:
-            if step > len(result.steps):
-                raise UsageError(f"--step: the solve has {len(result.steps)} step(s), not {step}")
-            chosen = result.steps[step - 1]
+            reached = len(result.steps)
+            if step > reached and timed_out:  # a limit, not a bad request: exit 3, no picture
+                err.print(
+                    f"--step: the solve was cut short by --timeout after {reached} step(s), "
+                    f"before step {step}; nothing written",
+                    markup=False,
+                )
+                raise typer.Exit(EXIT_TIMEOUT)
+            if step > reached:
+                raise UsageError(f"--step: the solve has {reached} step(s), not {step}")
+            chosen = result.steps[step - 1]  # the board before a step reached is whole
             before = states_before(puzzle, result.steps[:step])[-1]
             by_name = {t.name: t for t in result.techniques}
             board = step_board(puzzle, before, chosen, by_name.get(chosen.technique), title)
         else:
             board = puzzle_board(puzzle, result.run.state, title)
+            partial = timed_out
     else:
         board = puzzle_board(puzzle, title=title)
     write_atomic(output, picture_bytes(board, fmt, candidates))
+    if partial:
+        err.print(f"wrote {output} (the solve was cut short by --timeout: partial)", markup=False)
+        raise typer.Exit(EXIT_TIMEOUT)
     err.print(f"wrote {output}", markup=False)
