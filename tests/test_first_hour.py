@@ -333,3 +333,13 @@ def test_a_technique_one_family_lacks_is_that_puzzles_problem_in_a_batch(tmp_pat
     assert "sudoku.json: --techniques: unknown technique or level 'window'" in result.stderr
     rows = table.read_text().splitlines()
     assert len(rows) == 4
+
+
+def test_solve_keeps_each_row_of_a_wide_grid_on_one_line(tmp_path):
+    rows = ["".join("01"[(r + c) % 2] if (r * c) % 5 else "." for c in range(42)) for r in range(6)]
+    source = tmp_path / "wide.json"
+    source.write_text(json.dumps({"family": "binairo", "size": [6, 42], "grid": rows}))
+    result = run("grader", "solve", "--no-steps", str(source))
+    assert result.returncode in (0, 3), result.stderr
+    board = [line.split(" ") for line in result.stdout.splitlines()[1:]]
+    assert [len(cells) for cells in board] == [42] * 6, result.stdout

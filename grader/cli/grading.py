@@ -123,7 +123,7 @@ def grader_solve(
     family: FamilyOpt = None,
 ) -> None:
     from grader.grading import step_dict
-    from grader.report import board_text, print_trace
+    from grader.report import board_text, print_trace, wide_enough
 
     options = grade_options(techniques, costs, True, timeout, True)
     sources = Sources(files, as_json, family)
@@ -147,7 +147,9 @@ def grader_solve(
             if steps and result.steps:
                 print_trace(out, result)
             out.print(f"{puzzle.id}: {solve_text(result, how)}", markup=False)
-            out.print(board_text(grid if grid is not None else result.grid()))
+            rows = grid if grid is not None else result.grid()
+            with wide_enough(out, [" ".join(row) for row in rows]):
+                out.print(board_text(rows))
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
