@@ -22,7 +22,8 @@ from grader.errors import FieldProblem, UsageError
 @grader_app.command(
     "generate",
     help="Generate puzzles deducible at a level (or only unique, --mode unique), reproducibly "
-    "from the seed. Writes JSON lines to the output (whole, at the end) or to stdout.",
+    "from the seed. Writes JSON lines to stdout, or the output file (whole, at the end): "
+    "JSON lines (.jsonl) or one JSON array (.json).",
 )
 def grader_generate(
     family: Annotated[
@@ -48,7 +49,10 @@ def grader_generate(
     count: Annotated[int, typer.Option("--count", "-n", help="How many puzzles.", min=1)] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="A .jsonl file (default: stdout).")
+        str | None,
+        typer.Option(
+            "--output", "-o", help="A .jsonl or .json file (default: stdout).", metavar="FILE"
+        ),
     ] = None,
     mode: Annotated[
         str, typer.Option("--mode", help="deducible (at the level) or unique (classic).")
@@ -118,7 +122,7 @@ def grader_generate(
     from grader.costs import load_costs
     from grader.generator import Request, parse_rules
     from grader.output import check_new, write_atomic
-    from grader.parallel import generate_run
+    from grader.parallel import generate_run, puzzle_file_text
     from grader.registry import get_family
 
     if plan is not None:
@@ -127,6 +131,7 @@ def grader_generate(
     if family is None:
         raise UsageError("family: missing (give a family, e.g. binairo, or --plan PLAN.toml)")
     if output is not None:
+        _check_suffix(output)
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
     if level is None and mode != "unique":
@@ -164,7 +169,7 @@ def grader_generate(
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
     if output is not None and not result.lines:
-        write_atomic(output, "")  # the output is this run's, also when it made nothing
+        write_atomic(output, puzzle_file_text([], output))  # this run's, also when empty
         err.print(f"{output}: written empty (no puzzle was made)", markup=False)
     if result.banked is not None:
         added, known = result.banked
@@ -188,6 +193,21 @@ def grader_generate(
         raise typer.Exit(EXIT_INTERRUPTED)
     if len(result.lines) < count:
         raise typer.Exit(EXIT_TIMEOUT)
+
+
+PUZZLE_SUFFIXES = (".jsonl", ".json")
+"""The output files ``grade`` and :func:`grader.load` read back as the same puzzles."""
+
+
+def _check_suffix(output: str) -> None:
+    """Refuse (one line, before any work) an output file the loader would not read back."""
+    from pathlib import Path
+
+    suffix = Path(output).suffix.lower()
+    if suffix not in PUZZLE_SUFFIXES:
+        raise UsageError(
+            f"{output}: unknown puzzle file format {suffix or '(none)'!r}; use .jsonl or .json"
+        )
 
 
 def _run_plan(
