@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,9 @@ from grader.cli.common import (
     stderr_is_terminal,
 )
 from grader.errors import FieldProblem, UsageError
+
+if TYPE_CHECKING:
+    from grader.family import Family
 
 
 @grader_app.command(
@@ -42,8 +45,8 @@ def grader_generate(
         str | None,
         typer.Option(
             "--level",
-            help="A level name (or a family's band); default normal, and with --mode unique "
-            "any level (no filter).",
+            help="A level name (or a family's band); default normal (or the hardest level "
+            "below it that the size reaches), and with --mode unique any level (no filter).",
         ),
     ] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="How many puzzles.", min=1)] = 1,
@@ -134,15 +137,22 @@ def grader_generate(
         _check_suffix(output)
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
-    if level is None and mode != "unique":
-        level = "normal"
+    known = get_family(family)
     if size is None:
-        known = get_family(family)
         rows, cols = known.default_size if known is not None else (6, 6)
         size = f"{rows}x{cols}"
+    shape = parse_size(size)
+    if level is None and mode != "unique":
+        level = _default_level(known, shape, options) if known is not None else DEFAULT_LEVEL
+        if level != DEFAULT_LEVEL and known is not None:
+            err.print(
+                f"level: {DEFAULT_LEVEL} is out of reach for {family} {known.size_text(shape)}; "
+                f"making {level}, the hardest level reached below it (give --level to choose)",
+                markup=False,
+            )
     request = Request(
         family=family,
-        size=parse_size(size),
+        size=shape,
         level=level,
         count=count,
         seed=seed,
@@ -193,6 +203,27 @@ def grader_generate(
         raise typer.Exit(EXIT_INTERRUPTED)
     if len(result.lines) < count:
         raise typer.Exit(EXIT_TIMEOUT)
+
+
+DEFAULT_LEVEL = "normal"
+"""The level made when --level is not given (in the default mode), where it is in reach."""
+
+
+def _default_level(family: Family, size: tuple[int, int], options: Mapping[str, Any]) -> str:
+    """The level made without --level: normal, unless the family's reach tables put it out of
+    reach at this size and options; then the hardest level below it that they say is reached
+    (siteswap 3x4: trivial, pair place K6: easy). Normal again when none is, so that the
+    generator refuses it with its own message, as it does an explicit --level."""
+    if DEFAULT_LEVEL not in family.levels:
+        return DEFAULT_LEVEL
+    try:
+        reached, beyond = family.reach(family.normal_size(size, options), options)
+    except ValueError:  # a size or option the generator refuses itself, in its own words
+        return DEFAULT_LEVEL
+    if DEFAULT_LEVEL not in beyond:
+        return DEFAULT_LEVEL
+    below = family.levels[: family.levels.index(DEFAULT_LEVEL)]
+    return next((level for level in reversed(below) if level in reached), DEFAULT_LEVEL)
 
 
 PUZZLE_SUFFIXES = (".jsonl", ".json")
