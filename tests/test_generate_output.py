@@ -63,3 +63,34 @@ def test_an_output_the_loader_cannot_read_back_is_refused_before_any_work(tmp_pa
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "use .jsonl or .json" in result.stderr
     assert "generated" not in result.stderr and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--level", "extreme", "-n", "50", "--seed", "5"], "--level, --count/-n, --seed"),
+        (["--size", "6x6", "--mode", "unique", "--rule", "unique_lines=true"], "--size, --mode"),
+        (["--no-reduce", "--max-attempts", "3", "--extra-share", "0.2"], "--extra-share, --reduce"),
+        (["--unique-lines", "--costs", "my.toml", "--force"], "--unique-lines, --costs, --force"),
+    ],
+)
+def test_options_a_plan_decides_are_refused_with_a_plan_in_one_line(tmp_path, extra, named):
+    plan = tmp_path / "plan.toml"
+    plan.write_text('[[row]]\nfamily = "tango"\nsize = 6\nlevel = "easy"\ncount = 1\n')
+    bank = tmp_path / "site.db"
+    result = grader("generate", "--plan", str(plan), "--bank", str(bank), *extra)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert named in result.stderr and "cannot be given with a plan" in result.stderr
+    assert not bank.exists()
+
+
+def test_the_options_of_a_plan_run_are_still_accepted(tmp_path):
+    plan = tmp_path / "plan.toml"
+    plan.write_text('[[row]]\nfamily = "tango"\nsize = 6\nlevel = "easy"\ncount = 1\n')
+    bank = tmp_path / "site.db"
+    result = grader(
+        "generate", "--plan", str(plan), "--bank", str(bank), "--workers", "1",
+        "--timeout", "120", "--no-progress",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "tango 6x6 easy: 1 of 1 (0 already in the bank, 1 added)" in result.stderr

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     "JSON lines (.jsonl) or one JSON array (.json).",
 )
 def grader_generate(
+    ctx: typer.Context,
     family: Annotated[
         str | None,
         typer.Argument(help="The family, e.g. binairo, tango, sudoku (not with --plan)."),
@@ -116,7 +117,8 @@ def grader_generate(
         typer.Option(
             "--plan",
             help="A TOML plan of rows (family, size, level, count...) to fill --bank with; "
-            "what the bank already holds counts.",
+            "what the bank already holds counts. With it: --bank, --workers, --dask, --timeout, "
+            "--progress only.",
             metavar="PLAN.toml",
         ),
     ] = None,
@@ -129,7 +131,8 @@ def grader_generate(
     from grader.registry import get_family
 
     if plan is not None:
-        _run_plan(plan, family, bank, output, workers, dask, timeout, progress)
+        given = _given_options(ctx, PLAN_DECIDES)
+        _run_plan(plan, family, given, bank, output, workers, dask, timeout, progress)
         return
     if family is None:
         raise UsageError("family: missing (give a family, e.g. binairo, or --plan PLAN.toml)")
@@ -241,9 +244,29 @@ def _check_suffix(output: str) -> None:
         )
 
 
+PLAN_DECIDES = (
+    "size", "level", "count", "seed", "mode", "rule", "unique_lines", "extra_share", "reduce",
+    "max_attempts", "costs", "force",
+)  # fmt: skip
+"""The options a plan run ignores: its rows say what to make (``grader.plan.PlanRow``), and
+its puzzles go to --bank only. --bank, --workers, --dask, --timeout and --progress apply."""
+
+
+def _given_options(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
+    """How the command line writes those of the options ``names`` that it gave (by the name
+    of their ParameterSource: typer may carry its own copy of click's enum)."""
+    given = []
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name) if param.name in names else None
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            given.append("/".join([*param.opts, *param.secondary_opts]))
+    return given
+
+
 def _run_plan(
     plan: str,
     family: str | None,
+    given: list[str],
     bank: str | None,
     output: str | None,
     workers: int,
@@ -256,6 +279,11 @@ def _run_plan(
 
     if family is not None:
         raise UsageError(f"--plan: give a plan or a family ({family!r}), not both")
+    if given:
+        raise UsageError(
+            f"--plan: {', '.join(given)} cannot be given with a plan (its rows say what to make; "
+            "only --bank, --workers, --dask, --timeout and --progress apply)"
+        )
     if bank is None:
         raise UsageError("--plan: needs --bank FILE.db (where the collection goes)")
     if output is not None:
