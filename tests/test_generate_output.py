@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -94,3 +98,47 @@ def test_the_options_of_a_plan_run_are_still_accepted(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "tango 6x6 easy: 1 of 1 (0 already in the bank, 1 added)" in result.stderr
+
+
+def interrupted(*args: str, after: float = 3.0) -> subprocess.CompletedProcess:
+    """Run ``grader ARGS`` in its own process group and press Ctrl-C after ``after`` seconds."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", CODE, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # As from a terminal: Ctrl-C not ignored, whatever this test process inherited.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(after)
+    assert process.poll() is None, "the run finished before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C: the whole foreground group
+    stdout, stderr = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(args, process.returncode, stdout, stderr)
+
+
+def test_ctrl_c_before_any_puzzle_leaves_no_output_and_the_rerun_works(tmp_path):
+    out = tmp_path / "int2.jsonl"
+    slow = ["generate", "binairo", "--size", "14x14", "--level", "extreme", "--timeout", "100"]
+    result = interrupted(*slow, "-o", str(out))  # no extreme 14x14 puzzle in 15 s
+    assert result.returncode == 130, result.stderr
+    assert f"{out}: not written (interrupted before any puzzle)" in result.stderr
+    assert "generated 0 of 1 binairo puzzles in" in result.stderr  # not "to int2.jsonl"
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no empty file, no temporary
+    again = grader("generate", "binairo", "--no-progress", "-o", str(out))
+    assert again.returncode == 0, again.stderr  # not "already exists"
+    before = out.read_bytes()
+    result = interrupted(*slow, "-o", str(out), "--force")
+    assert result.returncode == 130 and "the file there is left as it was" in result.stderr
+    assert out.read_bytes() == before and list(tmp_path.iterdir()) == [out]
+
+
+def test_ctrl_c_keeps_the_puzzles_made_in_a_whole_file(tmp_path):
+    out = tmp_path / "some.json"
+    result = interrupted("generate", "binairo", "--size", "6x6", "-n", "100000", "-o", str(out))
+    assert result.returncode == 130, result.stderr
+    made = int(re.search(r"generated (\d+) of 100000", result.stderr).group(1))
+    assert made > 0 and len(json.loads(out.read_text())) == made
+    assert list(tmp_path.iterdir()) == [out]

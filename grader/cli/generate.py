@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -181,8 +182,11 @@ def grader_generate(
         )
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
-    if output is not None and not result.lines:
-        write_atomic(output, puzzle_file_text([], output))  # this run's, also when empty
+    if output is not None and not result.lines and result.interrupted:
+        kept = "; the file there is left as it was" if Path(output).exists() else ""
+        err.print(f"{output}: not written (interrupted before any puzzle){kept}", markup=False)
+    elif output is not None and not result.lines:  # a limit: the output is this run's
+        write_atomic(output, puzzle_file_text([], output))
         err.print(f"{output}: written empty (no puzzle was made)", markup=False)
     if result.banked is not None:
         added, known = result.banked
@@ -193,7 +197,7 @@ def grader_generate(
                 f"use another --seed (e.g. --seed {seed + 1}) or a larger -n for more",
                 markup=False,
             )
-    where = f" to {output}" if output else ""
+    where = f" to {output}" if output and (result.lines or not result.interrupted) else ""
     err.print(
         f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
         f"{result.seconds:.2f} s ({result.attempts} attempts)"
@@ -235,8 +239,6 @@ PUZZLE_SUFFIXES = (".jsonl", ".json")
 
 def _check_suffix(output: str) -> None:
     """Refuse (one line, before any work) an output file the loader would not read back."""
-    from pathlib import Path
-
     suffix = Path(output).suffix.lower()
     if suffix not in PUZZLE_SUFFIXES:
         raise UsageError(
