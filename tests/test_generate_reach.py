@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import subprocess
 import sys
@@ -123,6 +124,31 @@ def test_the_command_refuses_with_one_line_and_exit_2():
     )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "reaches only trivial, easy" in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(families()))
+def test_every_family_generates_with_every_option_at_its_default(tmp_path, name):
+    """Without --level: normal, or where the default size does not reach it (siteswap 3x4,
+    pair place K6), the hardest level below it that the reach table lists."""
+    code = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    out = tmp_path / "one.jsonl"
+    args = ["generate", name, "-n", "1", "--seed", "1", "--max-attempts", "50", "-o", str(out)]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    level = {"siteswap": "trivial", "pairplace": "easy"}.get(name, "normal")
+    assert json.loads(out.read_text())["meta"]["level"] == level
+    assert ("give --level to choose" in result.stderr) == (level != "normal")
+    if level != "normal":  # an explicit --level normal is refused in one line, as before
+        explicit = subprocess.run(
+            [sys.executable, "-c", code, "generate", name, "--level", "normal"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert explicit.returncode == 2 and explicit.stderr.count("\n") == 1
+        assert "normal is out of reach" in explicit.stderr
 
 
 def test_the_top_level_inserts_with_the_level_below_and_reduces_with_its_own():

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,13 +19,18 @@ from grader.cli.common import (
 )
 from grader.errors import FieldProblem, UsageError
 
+if TYPE_CHECKING:
+    from grader.family import Family
+
 
 @grader_app.command(
     "generate",
     help="Generate puzzles deducible at a level (or only unique, --mode unique), reproducibly "
-    "from the seed. Writes JSON lines to the output (whole, at the end) or to stdout.",
+    "from the seed. Writes JSON lines to stdout, or the output file (whole, at the end): "
+    "JSON lines (.jsonl) or one JSON array (.json).",
 )
 def grader_generate(
+    ctx: typer.Context,
     family: Annotated[
         str | None,
         typer.Argument(help="The family, e.g. binairo, tango, sudoku (not with --plan)."),
@@ -41,14 +47,17 @@ def grader_generate(
         str | None,
         typer.Option(
             "--level",
-            help="A level name (or a family's band); default normal, and with --mode unique "
-            "any level (no filter).",
+            help="A level name (or a family's band); default normal (or the hardest level "
+            "below it that the size reaches), and with --mode unique any level (no filter).",
         ),
     ] = None,
     count: Annotated[int, typer.Option("--count", "-n", help="How many puzzles.", min=1)] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="A .jsonl file (default: stdout).")
+        str | None,
+        typer.Option(
+            "--output", "-o", help="A .jsonl or .json file (default: stdout).", metavar="FILE"
+        ),
     ] = None,
     mode: Annotated[
         str, typer.Option("--mode", help="deducible (at the level) or unique (classic).")
@@ -109,7 +118,8 @@ def grader_generate(
         typer.Option(
             "--plan",
             help="A TOML plan of rows (family, size, level, count...) to fill --bank with; "
-            "what the bank already holds counts.",
+            "what the bank already holds counts. With it: --bank, --workers, --dask, --timeout, "
+            "--progress only.",
             metavar="PLAN.toml",
         ),
     ] = None,
@@ -118,26 +128,35 @@ def grader_generate(
     from grader.costs import load_costs
     from grader.generator import Request, parse_rules
     from grader.output import check_new, write_atomic
-    from grader.parallel import generate_run
+    from grader.parallel import generate_run, puzzle_file_text
     from grader.registry import get_family
 
     if plan is not None:
-        _run_plan(plan, family, bank, output, workers, dask, timeout, progress)
+        given = _given_options(ctx, PLAN_DECIDES)
+        _run_plan(plan, family, given, bank, output, workers, dask, timeout, progress)
         return
     if family is None:
         raise UsageError("family: missing (give a family, e.g. binairo, or --plan PLAN.toml)")
     if output is not None:
+        _check_suffix(output)
         check_new(output, force)
     options = parse_rules(rule or [], unique_lines)
-    if level is None and mode != "unique":
-        level = "normal"
+    known = get_family(family)
     if size is None:
-        known = get_family(family)
         rows, cols = known.default_size if known is not None else (6, 6)
         size = f"{rows}x{cols}"
+    shape = parse_size(size)
+    if level is None and mode != "unique":
+        level = _default_level(known, shape, options) if known is not None else DEFAULT_LEVEL
+        if level != DEFAULT_LEVEL and known is not None:
+            err.print(
+                f"level: {DEFAULT_LEVEL} is out of reach for {family} {known.size_text(shape)}; "
+                f"making {level}, the hardest level reached below it (give --level to choose)",
+                markup=False,
+            )
     request = Request(
         family=family,
-        size=parse_size(size),
+        size=shape,
         level=level,
         count=count,
         seed=seed,
@@ -163,8 +182,11 @@ def grader_generate(
         )
     except FieldProblem as problem:
         raise UsageError(f"{problem.field}: {problem.problem}") from None
-    if output is not None and not result.lines:
-        write_atomic(output, "")  # the output is this run's, also when it made nothing
+    if output is not None and not result.lines and result.interrupted:
+        kept = "; the file there is left as it was" if Path(output).exists() else ""
+        err.print(f"{output}: not written (interrupted before any puzzle){kept}", markup=False)
+    elif output is not None and not result.lines:  # a limit: the output is this run's
+        write_atomic(output, puzzle_file_text([], output))
         err.print(f"{output}: written empty (no puzzle was made)", markup=False)
     if result.banked is not None:
         added, known = result.banked
@@ -175,7 +197,7 @@ def grader_generate(
                 f"use another --seed (e.g. --seed {seed + 1}) or a larger -n for more",
                 markup=False,
             )
-    where = f" to {output}" if output else ""
+    where = f" to {output}" if output and (result.lines or not result.interrupted) else ""
     err.print(
         f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
         f"{result.seconds:.2f} s ({result.attempts} attempts)"
@@ -190,9 +212,63 @@ def grader_generate(
         raise typer.Exit(EXIT_TIMEOUT)
 
 
+DEFAULT_LEVEL = "normal"
+"""The level made when --level is not given (in the default mode), where it is in reach."""
+
+
+def _default_level(family: Family, size: tuple[int, int], options: Mapping[str, Any]) -> str:
+    """The level made without --level: normal, unless the family's reach tables put it out of
+    reach at this size and options; then the hardest level below it that they say is reached
+    (siteswap 3x4: trivial, pair place K6: easy). Normal again when none is, so that the
+    generator refuses it with its own message, as it does an explicit --level."""
+    if DEFAULT_LEVEL not in family.levels:
+        return DEFAULT_LEVEL
+    try:
+        reached, beyond = family.reach(family.normal_size(size, options), options)
+    except ValueError:  # a size or option the generator refuses itself, in its own words
+        return DEFAULT_LEVEL
+    if DEFAULT_LEVEL not in beyond:
+        return DEFAULT_LEVEL
+    below = family.levels[: family.levels.index(DEFAULT_LEVEL)]
+    return next((level for level in reversed(below) if level in reached), DEFAULT_LEVEL)
+
+
+PUZZLE_SUFFIXES = (".jsonl", ".json")
+"""The output files ``grade`` and :func:`grader.load` read back as the same puzzles."""
+
+
+def _check_suffix(output: str) -> None:
+    """Refuse (one line, before any work) an output file the loader would not read back."""
+    suffix = Path(output).suffix.lower()
+    if suffix not in PUZZLE_SUFFIXES:
+        raise UsageError(
+            f"{output}: unknown puzzle file format {suffix or '(none)'!r}; use .jsonl or .json"
+        )
+
+
+PLAN_DECIDES = (
+    "size", "level", "count", "seed", "mode", "rule", "unique_lines", "extra_share", "reduce",
+    "max_attempts", "costs", "force",
+)  # fmt: skip
+"""The options a plan run ignores: its rows say what to make (``grader.plan.PlanRow``), and
+its puzzles go to --bank only. --bank, --workers, --dask, --timeout and --progress apply."""
+
+
+def _given_options(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:
+    """How the command line writes those of the options ``names`` that it gave (by the name
+    of their ParameterSource: typer may carry its own copy of click's enum)."""
+    given = []
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name) if param.name in names else None
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):
+            given.append("/".join([*param.opts, *param.secondary_opts]))
+    return given
+
+
 def _run_plan(
     plan: str,
     family: str | None,
+    given: list[str],
     bank: str | None,
     output: str | None,
     workers: int,
@@ -205,6 +281,11 @@ def _run_plan(
 
     if family is not None:
         raise UsageError(f"--plan: give a plan or a family ({family!r}), not both")
+    if given:
+        raise UsageError(
+            f"--plan: {', '.join(given)} cannot be given with a plan (its rows say what to make; "
+            "only --bank, --workers, --dask, --timeout and --progress apply)"
+        )
     if bank is None:
         raise UsageError("--plan: needs --bank FILE.db (where the collection goes)")
     if output is not None:
