@@ -109,6 +109,8 @@ def _entries(source: str, family: str | None) -> list[Entry]:
                 for i, (where, item) in enumerate(document)
             ]
         if isinstance(data, list):
+            if not data:
+                raise InputError(source, "", "holds no puzzle (an empty list)")
             return [
                 Entry(f"{source}[{i}]", f"{path.stem}#{i + 1}", item) for i, item in enumerate(data)
             ]

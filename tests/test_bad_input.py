@@ -44,6 +44,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     # any family
     "empty.json": ("", "is empty"),
     "blank.json": ("   \n\n  ", "is empty"),
+    "empty-list.json": ("[]", "holds no puzzle (an empty list)"),
     "garbage.json": (b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", "not a text file"),
     "broken.json": ('{"family": "binairo", "grid": [', "is not valid JSON"),
     "null.json": ("null", "expected a JSON object"),
