@@ -46,3 +46,6 @@ class Board:
     """A role per cell for colouring: ``changed`` (concluded), ``used`` (evidence) or ``unit``
     (in a row, column, box... the step reasoned about)."""
     title: str = ""
+    symbols: str = ""
+    """Every symbol a cell may hold, in order: each candidate keeps its place in a cell from
+    one picture to the next (empty: the symbols the picture shows)."""

@@ -168,6 +168,11 @@ class Family:
         Families override it to add their decorations (signs, boxes, clues, doors, paths).
         """
         board = Board(model.rows, model.cols)
+        domains = 0
+        for variable in model.variables:
+            if variable.kind == "cell" and variable.row >= 0:
+                domains |= variable.domain
+        board.symbols = "".join(model.symbol(v) for v in values_of(domains))
         for var, variable in enumerate(model.variables):
             if variable.kind != "cell" or variable.row < 0:
                 continue

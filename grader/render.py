@@ -135,6 +135,8 @@ def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing
     right = edge + pad + (clue_h if "right" in sides else 0.0)
     bottom = edge + pad + (clue_h if "bottom" in sides else 0.0)
     width = left + board.cols * s + right
+    if board.title:  # room for the title (bold, about 0.6 of its size a character)
+        width = max(width, edge + pad / 2 + len(board.title) * 0.6 * 0.4 * s + edge)
     height = top + board.rows * s + bottom
     drawing = Drawing(width, height, title=board.title)
     drawing.add(Rect(0, 0, width, height, Style(fill="white")))
@@ -267,11 +269,13 @@ def candidate_alphabet(board: Board) -> str:
     """The symbols candidates are drawn from, sorted, so each has a fixed place in a cell (as
     sudoku players pencil 1 top left and 9 bottom right); empty when symbols are longer than
     one character or too many to place."""
-    symbols: set[str] = set()
+    symbols: set[str] = set(board.symbols)
     for text in (*board.candidates.values(), *board.cells.values()):
         symbols.update(text)
     if len(symbols) > 25 or any(len(t) != 1 for t in board.cells.values()):
         return ""
+    if len(board.symbols) == len(symbols):
+        return board.symbols  # the model's order (as sudoku players pencil 1 to 9)
     return "".join(sorted(symbols))
 
 

@@ -19,11 +19,13 @@ from grader.render import (
     INK,
     PATH,
     board_svg,
+    layout,
     picture_bytes,
     puzzle_board,
     states_before,
     step_board,
 )
+from grader.render import Text as RenderText
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -279,3 +281,26 @@ def test_html_trace_leaves_out_boards_beyond_its_budget():
     assert outline.svgs == 5
     assert len(outline.steps) == len(result.steps)
     assert "left out" in page
+
+
+def test_a_candidate_keeps_its_place_in_a_cell_from_one_picture_to_the_next():
+    """Pencil marks sit where the full set of symbols puts them (1 top left ... 9 bottom right),
+    not where the symbols left on that board would: r1c1's 4 does not move between steps."""
+    puzzle = load(EXAMPLES / "siteswap_3x4.json")[0]
+    result = grade(puzzle)
+    places = set()
+    for state in states_before(puzzle, result.steps)[:8]:
+        board = puzzle.family.board(puzzle.model, state, puzzle.givens)
+        for shape in layout(board).shapes:
+            small = isinstance(shape, RenderText) and shape.style.size < CELL * 0.5
+            in_r1c1 = small and shape.x < CELL * 1.6 and shape.y < CELL * 1.6
+            if in_r1c1 and shape.text == "4":
+                places.add((round(shape.x, 1), round(shape.y, 1)))
+    assert len(places) == 1, places
+
+
+def test_a_long_title_fits_in_the_picture():
+    board = Board(3, 4, title="Siteswap 3x4 — Mark Probst's rules, from his collection")
+    drawing = layout(board)
+    title = next(s for s in drawing.shapes if isinstance(s, RenderText) and s.text == board.title)
+    assert title.x + len(board.title) * 0.6 * title.style.size <= drawing.width
