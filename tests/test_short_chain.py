@@ -15,6 +15,7 @@ from grader.engine import Engine
 from grader.explain import Explainer
 from grader.loading import puzzle_from_dict
 from grader.registry import families
+from grader.step import Step
 from grader.technique import Context
 from grader.techniques import Lookahead, ShortContradiction
 from grader.techniques.lookahead import round_bonus
@@ -102,15 +103,23 @@ def test_short_contradiction_sits_between_line_enumeration_and_lookahead(name):
     assert Engine(model, techniques).techniques[short].level == "hard"
 
 
-def test_the_step_tells_the_moves_and_the_broken_rule():
-    puzzle = tango(["..SS..", ".MM...", "S.....", "......", "......", "......"])
+def short_step(rows: list[str], assume: tuple[int, int]) -> tuple[Step, Explainer]:
+    """The short contradiction of a Tango's givens that assumes ``assume``, and an explainer."""
+    puzzle = tango(rows)
     technique = ShortContradiction(5.0, "hard")
     techniques = [*easy(puzzle.family, puzzle.model), technique]
     engine = Engine(puzzle.model, techniques)
     steps = list(technique.find(Context(puzzle.model, list(puzzle.givens), engine)))
-    (step,) = [s for s in steps if s.data["assume"] == (0, 0)]
+    (step,) = [s for s in steps if s.data["assume"] == assume]
+    return step, Explainer(puzzle.model, techniques)
+
+
+def test_the_step_tells_the_moves_and_the_broken_rule():
+    step, explainer = short_step(
+        ["..SS..", ".MM...", "S.....", "......", "......", "......"], (0, 0)
+    )
     assert step.eliminations == ((0, 0),) and step.cost == 5.0  # one round: no bonus
-    assert Explainer(puzzle.model, techniques).reason(step) == (
+    assert explainer.reason(step) == (
         "if r1c1 were S, then r1c2 = M, r1c5 = M, r1c6 = M, r2c1 = M; "
         "but then row 2 holds three moons in a row"
     )
@@ -119,13 +128,8 @@ def test_the_step_tells_the_moves_and_the_broken_rule():
 def test_a_chain_of_no_moves_reads_without_a_stray_semicolon():
     """Asked before the easy moves ran, r1c3 = S breaks row 1 at once: nothing happens between
     the assumption and the broken rule."""
-    puzzle = tango(["SS....", "......", "......", "......", "......", "......"])
-    technique = ShortContradiction(5.0, "hard")
-    techniques = [*easy(puzzle.family, puzzle.model), technique]
-    engine = Engine(puzzle.model, techniques)
-    steps = list(technique.find(Context(puzzle.model, list(puzzle.givens), engine)))
-    (step,) = [s for s in steps if s.data["assume"] == (2, 0)]
-    assert step.data["forced"] == () and step.data["rounds"] == 0
-    assert Explainer(puzzle.model, techniques).reason(step) == (
-        "if r1c3 were S, then row 1 holds three suns in a row"
+    step, explainer = short_step(
+        ["SS....", "......", "......", "......", "......", "......"], (2, 0)
     )
+    assert step.data["forced"] == () and step.data["rounds"] == 0
+    assert explainer.reason(step) == ("if r1c3 were S, then row 1 holds three suns in a row")
