@@ -59,3 +59,23 @@ def test_a_lookahead_uses_its_assumption_and_the_cells_of_its_chain():
     chained = set().union(*(s.changed_vars() for s in step.data["chain"]))
     assert step.data["assume"][0] in evidence.used
     assert chained and chained <= evidence.used
+
+
+def test_a_landing_sites_step_uses_the_throws_it_names_and_their_runs():
+    """The picture of a siteswap step marks the cells whose throws already land on the beats it
+    crosses out (the ones its sentence names) and the rows and columns they are in."""
+    puzzle = load(EXAMPLES / "siteswap_3x4.json")[0]
+    result = grade(puzzle)
+    model = puzzle.model
+    labels = constraints_by_label(model)
+    explainer = result.explainer()
+    steps = [s for s in result.steps if s.technique == "landing-sites"]
+    assert steps
+    for step in steps:
+        technique = next(t for t in result.techniques if t.name == step.technique)
+        evidence = technique.evidence(step, model)
+        named = {w for *_, landings, _ in step.data["lines"] for _, w in landings}
+        assert evidence.used == named and named
+        assert all(f"{model.name(w)}" in explainer.text(step) for w in named)
+        runs = {v for label, *_ in step.data["lines"] for v in labels[label]}
+        assert evidence.units == runs

@@ -14,6 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from grader.constraints import Constraint, Line
+from grader.evidence import Evidence, constraints_by_label
 from grader.explain import Explainer, listed
 from grader.family import TechniqueSpec
 from grader.model import Model, is_single, single_value, values_of
@@ -171,6 +172,14 @@ class FreeLandingSites(RunTechnique):
             )
             if step is not None:
                 yield step
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The throws already landing on the beats it crosses out, and the runs they are in."""
+        labels = constraints_by_label(model)
+        lines = step.data["lines"]
+        used = frozenset(w for _label, _n, _pos, landings, _ in lines for _site, w in landings)
+        units = frozenset(v for label, *_ in lines for v in labels.get(label, ()))
+        return Evidence(used=used, units=units, changed=frozenset(step.changed_vars()))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         d = step.data
