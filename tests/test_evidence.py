@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from conftest import EXAMPLES
 from grader import grade, load
 from grader.evidence import constraints_by_label, default_evidence
+from grader.registry import families
+from grader.testing.examples import replay
 
 
 def tango_grade():
@@ -79,3 +83,22 @@ def test_a_landing_sites_step_uses_the_throws_it_names_and_their_runs():
         assert all(f"{model.name(w)}" in explainer.text(step) for w in named)
         runs = {v for label, *_ in step.data["lines"] for v in labels[label]}
         assert evidence.units == runs
+
+
+def test_a_fish_marks_its_corners_and_a_naked_single_its_houses():
+    """An X-wing's picture marks the cells where its base lines cross its cover lines; a naked
+    single's, the cell and the houses whose values left it one candidate."""
+    examples = json.loads((EXAMPLES.parent / "rules/sudoku/technique_examples.json").read_text())
+    family = families()["sudoku"]
+    wave = replay(family, "x-wing", examples["examples"]["x-wing"])
+    model, step = wave.puzzle.model, wave.run.steps[0]
+    fish = next(t for t in wave.techniques if t.name == "x-wing")
+    labels = constraints_by_label(model)
+    bases = {v for label in step.data["base"] for v in labels[label]}
+    covers = {v for label in step.data["cover"] for v in labels[label]}
+    assert fish.evidence(step, model).used == bases & covers and len(bases & covers) == 4
+    wave = replay(family, "naked-single", examples["examples"]["naked-single"])
+    model, step = wave.puzzle.model, wave.run.steps[0]
+    single = next(t for t in wave.techniques if t.name == "naked-single")
+    evidence = single.evidence(step, model)
+    assert evidence.used == {step.data["cell"]} and len(evidence.units) == 21  # 3 houses of 9

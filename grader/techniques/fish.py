@@ -135,10 +135,14 @@ class Fish(Technique):
                         )
 
     def evidence(self, step: Step, model: Model) -> Evidence:
-        """The base lines the value is confined to."""
+        """The base lines the value is confined to, and the cells where they cross the cover
+        lines (the fish's corners)."""
         labels = constraints_by_label(model)
         units = frozenset(v for label in step.data["base"] for v in labels.get(label, ()))
-        return Evidence(used=frozenset(), units=units, changed=frozenset(step.changed_vars()))
+        covers = {v for label in step.data.get("cover", ()) for v in labels.get(label, ())}
+        return Evidence(
+            used=frozenset(units & covers), units=units, changed=frozenset(step.changed_vars())
+        )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         value = ex.value(step.data["value"])

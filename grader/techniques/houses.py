@@ -22,6 +22,7 @@ from operator import or_
 from typing import Any
 
 from grader.constraints import AllDifferent, Constraint
+from grader.evidence import Evidence
 from grader.explain import Explainer
 from grader.model import Model, State, is_single, masks_reader, single_value, values_of
 from grader.shared import SharedByKey
@@ -318,6 +319,15 @@ class NakedSingle(Technique):
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"{ex.cell(step.data['cell'])} has no other candidate left"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The cell and the houses whose values left it one candidate."""
+        houses = houses_of(model)
+        cell = step.data["cell"]
+        units = frozenset(v for h in houses.of_var[cell] for v in houses.cells[h])
+        return Evidence(
+            used=frozenset((cell,)), units=units, changed=frozenset(step.changed_vars())
+        )
 
 
 # -- locked candidates -------------------------------------------------------------------------
