@@ -408,6 +408,10 @@ class Hint:
     """Why no step is offered: the givens break a rule, or leave a cell without candidates."""
     contradiction: str | None = None
     """For a puzzle without solution: the contradiction the techniques reach."""
+    timed_out: bool = False
+    """Whether the time given (``GradeOptions.timeout``) ran out before a step was found."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """What affects the steps' costs, as a grade's report stamps it (:func:`settings_of`)."""
 
     def warning(self) -> str | None:
         """What to say besides the step: no solution, or several."""
@@ -429,19 +433,29 @@ def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
     options = options or GradeOptions()
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout
+    techniques = choose(
+        puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
+    )
+    settings = settings_of(techniques, options)
     checker = Engine(puzzle.model, [])
     broken = checker.check_state(puzzle.clue_state)
     if broken is not None:
         problem = f"the givens break a rule: {broken.reason}"
-        return Hint([], Explainer(puzzle.model, []), 0, problem)
+        return Hint([], Explainer(puzzle.model, []), 0, problem, settings=settings)
     empty = checker.check_state(puzzle.givens)
     if empty is not None:
         problem = f"no solution: {empty.reason} once the givens are crossed out"
-        return Hint([], Explainer(puzzle.model, []), 0, problem)
-    setup = _setup(puzzle, options, deadline)
+        return Hint([], Explainer(puzzle.model, []), 0, problem, settings=settings)
+    setup = _setup(puzzle, options, deadline, techniques)
     engine = setup.engine
     run = engine.run(puzzle.givens, max_steps=1)
-    hint = Hint(run.steps, Explainer(puzzle.model, list(engine.techniques)), setup.solutions)
+    hint = Hint(
+        run.steps,
+        Explainer(puzzle.model, list(engine.techniques)),
+        setup.solutions,
+        timed_out=run.status == "timeout",
+        settings=settings,
+    )
     if setup.solutions == 0:
         whole = engine.run(puzzle.givens)
         if whole.contradiction is not None:

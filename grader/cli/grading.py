@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
     from grader.family import Puzzle
     from grader.grading import Grade, GradeOptions, Hint
-    from grader.technique import Technique
 
 from grader.cli.common import (
     EXIT_CODES,
@@ -122,6 +121,7 @@ def grader_solve(
     timeout: TimeoutOpt = None,
     family: FamilyOpt = None,
 ) -> None:
+    from grader import __version__
     from grader.grading import step_dict
     from grader.report import board_text, print_trace, wide_enough
 
@@ -141,7 +141,7 @@ def grader_solve(
             if steps:
                 ex = result.explainer()
                 payload["steps"] = [step_dict(step, ex) for step in result.steps]
-            payload.update(stamp(result.techniques, options))
+            payload.update(version=__version__, settings=result.settings())
             print(json.dumps(payload, ensure_ascii=False), flush=True)
         else:
             if steps and result.steps:
@@ -153,15 +153,6 @@ def grader_solve(
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
-
-
-def stamp(techniques: list[Technique], options: GradeOptions) -> dict[str, Any]:
-    """The ``version`` and ``settings`` keys of a JSON line, as grade stamps its reports (the
-    step costs of ``--costs`` and the techniques are part of what a step says)."""
-    from grader import __version__
-    from grader.grading import settings_of
-
-    return {"version": __version__, "settings": settings_of(techniques, options)}
 
 
 def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
@@ -204,16 +195,14 @@ def grader_hint(
     timeout: TimeoutOpt = None,
     family: FamilyOpt = None,
 ) -> None:
-    import time
-
+    from grader import __version__
     from grader.grading import next_step, step_dict
     from grader.loading import load
 
     options = grade_options(techniques, costs, False, timeout, True)  # as grade runs
     puzzle = load(file, family)[0]
-    started = time.monotonic()
     found = next_step(puzzle, options)  # the first step of grade with these options
-    notes = hint_notes(found, timeout, time.monotonic() - started)
+    notes = hint_notes(found, timeout)
     steps, ex = found.steps, found.explainer
     warning = found.warning()
     code = EXIT_TIMEOUT if notes else EXIT_OK
@@ -227,12 +216,7 @@ def grader_hint(
             payload["problem"] = warning
         if notes:
             payload["notes"] = notes
-        from grader.costs import choose
-
-        chosen = choose(
-            puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
-        )
-        payload.update(stamp(chosen, options))  # grade's techniques, even if no step was sought
+        payload.update(version=__version__, settings=found.settings)
         print(json.dumps(payload, ensure_ascii=False))
         raise typer.Exit(code)
     if not steps and found.problem is None and not notes:
@@ -258,7 +242,7 @@ def grader_hint(
     raise typer.Exit(code)
 
 
-def hint_notes(found: Hint, timeout: float | None, seconds: float) -> list[str]:
+def hint_notes(found: Hint, timeout: float | None) -> list[str]:
     """What ``--timeout`` cut short while looking for the hint (none: nothing), worded as
     grade's notes: the exact search (solutions unknown), or the search for the step itself."""
     if timeout is None or found.problem is not None:
@@ -266,6 +250,6 @@ def hint_notes(found: Hint, timeout: float | None, seconds: float) -> list[str]:
     notes = []
     if found.solutions is None:  # the exact search runs (as grade's), so only a timeout stops it
         notes.append("exact search timed out; solutions unknown")
-    if not found.steps and seconds >= timeout:  # the deadline passed before a step was found
+    if found.timed_out:  # the deadline passed before a step was found
         notes.append(f"timed out after {timeout:g} s before a step was found; no hint")
     return notes
