@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from grader.errors import InputError, UsageError
 from grader.family import Puzzle
 from grader.grading import GradeOptions
+from grader.output import output_suffix
 from grader.report_keys import REPORT_KEYS
 
 if TYPE_CHECKING:
@@ -440,11 +441,7 @@ def install_hint(extra: str) -> str:
 
 
 def check_output_format(output: str | Path) -> str:
-    suffix = Path(output).suffix.lower()
-    if suffix not in OUTPUT_FORMATS:
-        raise UsageError(
-            f"{output}: unknown output format {suffix or '(none)'!r}; use .csv or .parquet"
-        )
+    suffix = output_suffix(output, OUTPUT_FORMATS, "output")
     if suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from grader.errors import UsageError
@@ -36,6 +36,16 @@ def _probe(target: Path) -> None:
 
 def _reason(error: OSError) -> str:
     return (error.strerror or str(error)).lower()
+
+
+def output_suffix(path: str | Path, suffixes: Sequence[str], kind: str) -> str:
+    """The output file's suffix (lower case), refused in one line when not one of
+    ``suffixes``: ``g.csv: unknown puzzle file format '.csv'; use .jsonl or .json``."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in suffixes:
+        choices = ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
+        raise UsageError(f"{path}: unknown {kind} format {suffix or '(none)'!r}; use {choices}")
+    return suffix
 
 
 def make_folder(target: Path) -> None:

@@ -239,11 +239,9 @@ PUZZLE_SUFFIXES = (".jsonl", ".json")
 
 def _check_suffix(output: str) -> None:
     """Refuse (one line, before any work) an output file the loader would not read back."""
-    suffix = Path(output).suffix.lower()
-    if suffix not in PUZZLE_SUFFIXES:
-        raise UsageError(
-            f"{output}: unknown puzzle file format {suffix or '(none)'!r}; use .jsonl or .json"
-        )
+    from grader.output import output_suffix
+
+    output_suffix(output, PUZZLE_SUFFIXES, "puzzle file")
 
 
 PLAN_DECIDES = (
