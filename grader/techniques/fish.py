@@ -139,7 +139,7 @@ class Fish(Technique):
         lines (the fish's corners)."""
         labels = constraints_by_label(model)
         units = frozenset(v for label in step.data["base"] for v in labels.get(label, ()))
-        covers = {v for label in step.data.get("cover", ()) for v in labels.get(label, ())}
+        covers = {v for label in step.data["cover"] for v in labels.get(label, ())}
         return Evidence(
             used=frozenset(units & covers), units=units, changed=frozenset(step.changed_vars())
         )

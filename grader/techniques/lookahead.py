@@ -121,6 +121,13 @@ def round_bonus(rounds: int) -> float:
     return min(ROUND_BONUS_CAP, round(0.5 * math.log2(max(1, rounds)), 1))
 
 
+def refutation(ex: Explainer, var: int, value: int, said: str, ending: str) -> str:
+    """``if r1c1 were S, then <said>; but then <ending>``, or ``..., then <ending>`` when the
+    assumption breaks a rule before any move (``said`` empty): how a trial's sentence reads."""
+    then = f", then {said}; but then" if said else ", then"
+    return f"if {ex.cell(var)} were {ex.value(value)}{then} {ending}"
+
+
 class Lookahead(Technique):
     name = "lookahead"
     title = "Lookahead"
@@ -305,9 +312,7 @@ class Lookahead(Technique):
         var, value = step.data["assume"]
         chain = step.data["chain"]
         said = [ex.text(s) for s in chain if not s.contradiction]
-        ending = step.data["contradiction_reason"]
-        middle = f", then {'; '.join(said)}; but then" if said else ", then"
-        text = f"if {ex.cell(var)} were {ex.value(value)}{middle} {ending}"
+        text = refutation(ex, var, value, "; ".join(said), step.data["contradiction_reason"])
         rounds = step.data.get("rounds")
         if rounds and rounds > 1:
             text += f" ({rounds} rounds of deductions deep)"

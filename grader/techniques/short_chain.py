@@ -22,7 +22,7 @@ from grader.explain import Explainer
 from grader.model import State, is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
-from grader.techniques.lookahead import round_bonus
+from grader.techniques.lookahead import refutation, round_bonus
 
 if TYPE_CHECKING:
     from grader.engine import Engine
@@ -183,11 +183,9 @@ class ShortContradiction(Technique):
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]
         said = ", ".join(ex.conclusion(v, x, True) for v, x in step.data["forced"])
-        then = f", then {said}; but then" if said else ", then"
         rounds = step.data["rounds"]
         depth = f" ({rounds} rounds deep)" if rounds > 1 else ""
-        ending = self.ending(step, ex)
-        return f"if {ex.cell(var)} were {ex.value(value)}{then} {ending}{depth}"
+        return refutation(ex, var, value, said, self.ending(step, ex)) + depth
 
     @staticmethod
     def ending(step: Step, ex: Explainer) -> str:

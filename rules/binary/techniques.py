@@ -386,7 +386,7 @@ class Window(BalancedTechnique):
         """Names only the window's cells open when the step was found (the others hold B)."""
         a = step.data["value"]
         window = list(step.data["window"])
-        spots = list(step.data.get("open_cells", window))
+        spots = list(step.data["open_cells"])
         where = ex.cells(spots) if len(spots) == 1 else f"one of {ex.cells(spots)}"
         those = "those cells" if spots == window else ex.cells(window)
         return (

@@ -55,7 +55,7 @@ def mirrors_text(ex: Explainer, step: Step) -> str:
     """``; as a pair reads the same both ways, the mirror cells r1cI and r2cG lose these
     pairings too`` (the mirror cells whose removals the step still makes)."""
     removed = {v for v, _ in step.eliminations}
-    cells = [v for v in step.data.get("mirrors", ()) if v in removed]
+    cells = [v for v in step.data["mirrors"] if v in removed]
     if not cells:
         return ""
     return (

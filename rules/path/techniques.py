@@ -987,7 +987,7 @@ class DeadEndAhead(ShortChain):
     def break_words(self, step: Step, ex: Explainer) -> str:
         """What the first broken rule is: a cell's degree, the doors, or an edge the rules of
         its two cells would put both on and off."""
-        why = (step.data.get("why") or [None])[0]
+        why = step.data["why"][0]
         if why is None:
             return f"the rule at {step.data['ends'][0]} would break"
         if why[0] == "doors":

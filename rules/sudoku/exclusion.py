@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations, product
 
 from grader.explain import Explainer
-from grader.model import State, values_of
+from grader.model import State, is_single, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.houses import Houses, houses_of
@@ -28,9 +28,7 @@ def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     candidates) as a bitset of cells; none when a naked single is still to be placed among
     the peers."""
     waiting = {  # naked singles still to place: one candidate that a peer still holds
-        var
-        for var, mask in enumerate(state)
-        if mask and not mask & (mask - 1) and not houses.placed(state, var)
+        var for var, mask in enumerate(state) if is_single(mask) and not houses.placed(state, var)
     }
     out: dict[int, int] = {}
     for var, mask in enumerate(state):
