@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import partial
 from itertools import combinations
+from typing import Any
 
 from grader.constraints import AllDifferent, Constraint
 from grader.explain import Explainer
@@ -22,7 +23,7 @@ from grader.technique import Context, JointScan, Technique
 from grader.techniques import Guess, Lookahead
 from rules.pairplace.closure import column_closure, row_closure
 from rules.pairplace.matching import column_supports, matching_supports, row_adjacency
-from rules.pairplace.model import LetterColumn, PairRow, mirrored, shape_of
+from rules.pairplace.model import LetterColumn, PairRow, Shape, mirrored, shape_of
 
 
 def pair_text(ex: Explainer, a: int, b: int) -> str:
@@ -87,6 +88,19 @@ class PairTechnique(Technique):
         if isinstance(constraint, LetterColumn) and kinds <= COLUMN_TECHNIQUES:
             return partial(column_closure, constraint.vars, len(constraint.letters))
         return None  # a technique whose conclusions the closure does not know
+
+    def mirrored_step(
+        self, shape: Shape, state: State, eliminations: list[Assignment], **data: Any
+    ) -> Step:
+        """The step of a line's own eliminations with their mirror images (a pair reads the
+        same both ways), the cells only those reach and the naked singles all of them leave."""
+        both = mirrored(shape, eliminations)
+        return self.make(
+            eliminations=both,
+            singles=left_single(state, both),
+            mirrors=mirror_cells(eliminations, both),
+            **data,
+        )
 
 
 class ReflexivePartner(PairTechnique):
@@ -213,14 +227,7 @@ class RowNakedSingle(PairTechnique):
                 for x in values_of(state[other] & drop)
             ]
             if elims:
-                both = mirrored(shape, elims)
-                yield self.make(
-                    eliminations=both,
-                    unit=constraint.label,
-                    pair=(i, j),
-                    singles=left_single(state, both),
-                    mirrors=mirror_cells(elims, both),
-                )
+                yield self.mirrored_step(shape, state, elims, unit=constraint.label, pair=(i, j))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         i, j = step.data["pair"]
@@ -369,15 +376,14 @@ class ColumnPairs(PairTechnique):
                     yield self._step(shape, state, elims, constraint, "hidden", cells, keep)
 
     def _step(self, shape, state, elims, constraint, kind, cells, letters) -> Step:
-        both = mirrored(shape, elims)
-        return self.make(
-            eliminations=both,
+        return self.mirrored_step(
+            shape,
+            state,
+            elims,
             unit=constraint.label,
             kind=kind,
             cells=cells,
             letters=tuple(values_of(letters)),
-            singles=left_single(state, both),
-            mirrors=mirror_cells(elims, both),
         )
 
     def explain(self, step: Step, ex: Explainer) -> str:
@@ -425,13 +431,8 @@ class LineEnumeration(PairTechnique):
             for x in values_of(old & ~new)
         ]
         if elims:
-            both = mirrored(shape, elims)
-            yield self.make(
-                eliminations=both,
-                unit=constraint.label,
-                row=isinstance(constraint, PairRow),
-                singles=left_single(state, both),
-                mirrors=mirror_cells(elims, both),
+            yield self.mirrored_step(
+                shape, state, elims, unit=constraint.label, row=isinstance(constraint, PairRow)
             )
 
     def explain(self, step: Step, ex: Explainer) -> str:
