@@ -1,5 +1,6 @@
 """Start-up cost: CPU seconds (user + system, children included) of ``grade --help``, of grading
-the example Sudoku as JSON and of ``python -c "import grader"``, the median of several runs.
+the example Sudoku as JSON (from its file, and as a text line without and with ``--family
+sudoku``) and of ``python -c "import grader"``, the median of several runs.
 Our bytecode is compiled first, as ``pip install .`` does.
 
     python bench/startup.py                      # the active environment
@@ -9,11 +10,13 @@ Our bytecode is compiled first, as ``pip install .`` does.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -25,6 +28,15 @@ def cpu_seconds(command: list[str]) -> float:
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def sudoku_line(example: Path) -> Path:
+    """The example Sudoku as an 81-character text line in a temporary file: a text file names
+    no family, so ``grade`` tries every family's text formats unless ``--family`` names one."""
+    grid = json.loads(example.read_text())["grid"]
+    path = Path(tempfile.mkdtemp()) / "sudoku.txt"
+    path.write_text("".join(grid).replace(" ", "") + "\n")
+    return path
 
 
 def main() -> None:
@@ -45,6 +57,14 @@ def main() -> None:
         ],
         "python -c 'import grader'": [python, "-c", "import grader"],
     }
+    line = sudoku_line(HERE.parent / "examples" / "sudoku.json")
+    for name, extra in (("", []), (" --family sudoku", ["--family", "sudoku"])):
+        commands[f"grade --json{name} (one sudoku line)"] = [
+            str(bin_dir / "grade"),
+            "--json",
+            *extra,
+            str(line),
+        ]
     # our bytecode, compiled by the measured environment's own Python (vs_common.compile_ours)
     compile_code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import vs_common as v; "
     compiled = subprocess.run(

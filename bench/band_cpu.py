@@ -1,0 +1,79 @@
+"""CPU seconds of grading Sudoku bands in one process, for this checkout and another one.
+
+Every ``--every``-th puzzle of ``sudoku_se_dev.csv`` in each SE band is loaded once, then graded
+``--runs`` times in a fresh process per checkout (the other one on ``PYTHONPATH``, see
+``checkouts.py``); the minimum CPU time of the runs is printed, with whether both checkouts'
+JSON reports agree less their seconds, version and the hardest step's words (the ratings, the
+technique counts, the grid), so a speed-up is shown not to change a rating. Start-up and loading are left out: ``bench/startup.py`` and
+``bench/vs_serate.py`` measure whole processes.
+
+    git worktree add --detach /tmp/old <commit>
+    python bench/band_cpu.py --against /tmp/old              # bands < 4 and 6-8, every 2nd
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from vs_common import DEFAULT_DATA
+
+from checkouts import run_in
+
+CHILD = """
+import csv, hashlib, json, sys, time
+from grader.grading import grade
+from grader.loading import load
+rows = list(csv.DictReader(open(sys.argv[1])))
+low, high, every, runs = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+lines = [r["puzzle"] for r in rows if low <= float(r["se_rating"]) < high][::every]
+puzzles = [p for line in lines for p in load(line)]
+best, digest = None, None
+for _ in range(runs):
+    started = time.process_time()
+    reports = [grade(p).to_dict() for p in puzzles]
+    spent = time.process_time() - started
+    best = spent if best is None else min(best, spent)
+for report in reports:
+    for key in ("seconds", "version", "hardest_step"):
+        report.pop(key, None)
+digest = hashlib.sha256(json.dumps(reports, sort_keys=True).encode()).hexdigest()
+print(json.dumps({"puzzles": len(puzzles), "cpu": best, "digest": digest}))
+"""
+
+BANDS = {"4": (0.0, 4.0), "6-8": (6.0, 8.0), "8.5": (8.5, 99.0)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", type=Path, help="Another checkout to compare with.")
+    parser.add_argument("--bands", default="4,6-8", help=f"Comma separated, of {list(BANDS)}.")
+    parser.add_argument("--every", type=int, default=2, help="Keep every n-th puzzle.")
+    parser.add_argument("--runs", type=int, default=5, help="Runs per band (the minimum counts).")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = parser.parse_args()
+    source = args.data / "sudoku_se_dev.csv"
+    if not source.exists():
+        print(f"{source} is not there: this script needs ../shared/data", file=sys.stderr)
+        return 2
+    sides = [("this", None)] + ([("other", args.against)] if args.against else [])
+    print(f"{'band':<6} {'puzzles':>7}  " + "  ".join(f"{n + ' cpu s':>12}" for n, _ in sides)
+          + ("  same ratings" if args.against else ""))  # fmt: skip
+    for band in args.bands.split(","):
+        low, high = BANDS[band]
+        got = [
+            run_in(where, CHILD, str(source), str(low), str(high), str(args.every), str(args.runs))
+            for _, where in sides
+        ]
+        if any(g is None for g in got):
+            return 1
+        cells = "  ".join(f"{g['cpu']:>12.3f}" for g in got)
+        agree = "yes" if got[0]["digest"] == got[-1]["digest"] else "NO"
+        same = f"  {agree}" if len(got) > 1 else ""
+        print(f"{band:<6} {got[0]['puzzles']:>7}  {cells}{same}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
