@@ -84,6 +84,12 @@ def wide_enough(console: Console, lines: list[str], margin: int = 0) -> Iterator
         real._width = before
 
 
+def print_board(console: Console, lines: list[str]) -> None:
+    """A board's lines, each whole on one line when piped or in a file (:func:`wide_enough`)."""
+    with wide_enough(console, lines):
+        console.print(lines_text(lines))
+
+
 def lines_text(lines: list[str]) -> Text:
     """A family's text board (:meth:`grader.family.Family.text_board`)."""
     return Text("\n".join(lines), style="cyan")
@@ -142,7 +148,7 @@ def print_trace(console: Console, grade: Grade) -> None:
     family = grade.puzzle.family
     model = grade.puzzle.model
     console.print(Text("start", style="bold"))
-    console.print(lines_text(family.text_board(model, grade.puzzle.clue_state)))
+    print_board(console, family.text_board(model, grade.puzzle.clue_state))
     state = list(grade.puzzle.givens)
     from grader.engine import apply_step
 
@@ -153,7 +159,7 @@ def print_trace(console: Console, grade: Grade) -> None:
         line.append(ex.text(step))
         print_long(console, line, hang=5)
         if step.data.get("chain"):
-            console.print(lines_text(family.text_board(model, state)))
+            print_board(console, family.text_board(model, state))
     if grade.run.contradiction is not None:  # the reason stands in the report above
         when = f"after step {len(grade.steps)}" if grade.steps else "before any step"
         console.print(Text(f"contradiction {when} (see the report)", style="red"))

@@ -352,3 +352,14 @@ def test_solve_keeps_each_row_of_a_wide_grid_on_one_line(tmp_path):
     assert result.returncode == 0, result.stderr
     board = [line.split(" ") for line in result.stdout.splitlines()[1:]]
     assert [len(cells) for cells in board] == [42] * 6, result.stdout
+
+
+def test_a_trace_keeps_each_row_of_a_wide_grid_on_one_line(tmp_path):
+    source = tmp_path / "wide.json"
+    source.write_text(json.dumps({"family": "binairo", "size": [6, 42], "grid": WIDE}))
+    result = run("grade", "--trace", str(source))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = lines.index("start")
+    board = [line.split(" ") for line in lines[start + 1 : start + 7]]
+    assert [len(cells) for cells in board] == [42] * 6, result.stdout

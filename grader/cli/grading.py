@@ -123,7 +123,7 @@ def grader_solve(
 ) -> None:
     from grader import __version__
     from grader.grading import step_dict
-    from grader.report import board_text, print_trace, wide_enough
+    from grader.report import print_board, print_trace
 
     options = grade_options(techniques, costs, True, timeout, True)
     sources = Sources(files, as_json, family)
@@ -148,8 +148,7 @@ def grader_solve(
                 print_trace(out, result)
             out.print(f"{puzzle.id}: {solve_text(result, how)}", markup=False)
             rows = grid if grid is not None else result.grid()
-            with wide_enough(out, [" ".join(row) for row in rows]):
-                out.print(board_text(rows))
+            print_board(out, [" ".join(row) for row in rows])
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
