@@ -4,8 +4,8 @@ Every ``--every``-th puzzle of ``sudoku_se_dev.csv`` in each SE band is loaded o
 ``--runs`` times in a fresh process per checkout (the other one on ``PYTHONPATH``, see
 ``checkouts.py``); the minimum CPU time of the runs is printed, with whether both checkouts'
 JSON reports agree less their seconds, version and the hardest step's words (the ratings, the
-technique counts, the grid), so a speed-up is shown not to change a rating. Start-up and loading are left out: ``bench/startup.py`` and
-``bench/vs_serate.py`` measure whole processes.
+technique counts, the grid), so a speed-up is shown not to change a rating. Start-up and
+loading are left out: ``bench/startup.py`` and ``bench/vs_serate.py`` measure whole processes.
 
     git worktree add --detach /tmp/old <commit>
     python bench/band_cpu.py --against /tmp/old              # bands < 4 and 6-8, every 2nd
