@@ -39,6 +39,8 @@ class Run:
     waves: list[int] = field(default_factory=list)
     """How many of ``steps`` each wave took, in order (:meth:`Engine.run`): the moves made
     together because the cheapest technique found them all on the same state."""
+    stated: frozenset[int] | None = None
+    """The variables stated when the run ended, when it tracked them (:meth:`Engine.run`)."""
 
     @property
     def solved(self) -> bool:
@@ -175,16 +177,21 @@ def count_open(state: State) -> int:
     return sum(map((1).__lt__, map(int.bit_count, state)))
 
 
-def effective(step: Step, state: State) -> Step | None:
+def effective(
+    step: Step, state: State, stated: set[int] | frozenset[int] | None = None
+) -> Step | None:
     """The step with only the eliminations that still change ``state`` (None: nothing left).
     Its placements stay whole while it changes anything: a full house whose last cell already
     had one candidate still places that value (it is what the step says, and Sudoku
-    Explainer's EP counts it as a placement), crossing it out of the peers."""
+    Explainer's EP counts it as a placement), crossing it out of the peers. With ``stated``
+    (the variables already stated), a placement of any other variable changes something."""
     eliminations = tuple((v, x) for v, x in step.eliminations if state[v] >> x & 1)
     if (
         not eliminations
         and step.contradiction is None
-        and all(state[v] == 1 << x for v, x in step.placements)
+        and all(
+            state[v] == 1 << x and (stated is None or v in stated) for v, x in step.placements
+        )
     ):
         return None
     if eliminations == step.eliminations:
@@ -306,13 +313,17 @@ class Engine:
         changed: Iterable[int] | None = None,
         max_steps: int | None = None,
         pause_at: Callable[[Technique], bool] | None = None,
+        stated: Iterable[int] | None = None,
     ) -> Run:
         """Propagate from ``state`` (a copy is made) until solved, stuck or contradicted.
 
         ``changed``: only these variables differ from a state where every technique was already
         exhausted (lookahead); by default everything is scanned. ``pause_at``: stop (status
         ``paused``) instead of asking a technique it accepts, when every cheaper one is done:
-        a run resumed from there ends as one that never paused.
+        a run resumed from there ends as one that never paused. ``stated``: the variables the
+        puzzle states (its givens; a paused run's :attr:`Run.stated`): the run then goes on
+        until a step has stated every variable it can (:attr:`Context.stated`), so a cell left
+        with one candidate by eliminations is still placed by a step the reader sees.
         """
         started = time.monotonic()
         state = list(state)
@@ -339,10 +350,12 @@ class Engine:
         if problem is not None:
             return Run(steps, state, "contradiction", problem, time.monotonic() - started)
         open_count = count_open(state)
-        ctx = Context(model, state, self)
+        ctx = Context(model, state, self, stated=None if stated is None else set(stated))
+        said = ctx.stated
+        everything = len(state)
         status = "solved" if open_count == 0 else "stuck"
         try:
-            while open_count:
+            while open_count or (said is not None and len(said) < everything):
                 if max_steps is not None and len(steps) >= max_steps:
                     status = "limit"
                     break
@@ -352,12 +365,12 @@ class Engine:
                     status = "paused"
                     break
                 if not wave:
-                    status = "stuck"
+                    status = "solved" if open_count == 0 else "stuck"
                     break
                 ctx.memo.clear()
                 taken = len(steps)
                 try:
-                    open_count -= self._apply_wave(state, wave, steps, dirty)
+                    open_count -= self._apply_wave(state, wave, steps, dirty, said)
                 finally:
                     waves.append(len(steps) - taken)
                 for ti in range(len(stale)):
@@ -368,7 +381,9 @@ class Engine:
             return Run(steps, state, "contradiction", stop.problem, elapsed, waves=waves)
         except EngineTimeout:
             status = "timeout"
-        return Run(steps, state, status, None, time.monotonic() - started, waves=waves)
+        elapsed = time.monotonic() - started
+        told = None if said is None else frozenset(said)
+        return Run(steps, state, status, None, elapsed, waves=waves, stated=told)
 
     def _apply_wave(
         self,
@@ -376,19 +391,22 @@ class Engine:
         wave: Sequence[Step],
         steps: list[Step],
         dirty: list[set[int] | None],
+        stated: set[int] | None = None,
     ) -> int:
         """Apply a wave as one move: every step found on the state before it, with the
         conclusions that change that state (a step concluding what another of the wave already
         did is kept, one repeating another's conclusions exactly is not), so the steps and the
         state after the wave do not depend on the order the steps were found in, which a
         symmetry of the puzzle changes. A contradiction stops the run after the whole wave.
-        Returns how many variables the wave decided."""
+        Returns how many variables the wave decided. ``stated``: the variables stated before
+        the wave, to which it adds those its steps place (their houses are rescanned)."""
         before = list(state)
         seen: set[tuple] = set()
         touched: set[int] = set()
         stop: _Stop | None = None
+        newly_stated: list[int] = []
         for found in wave:
-            step = effective(found, before)
+            step = effective(found, before, stated)
             if step is None:
                 continue
             key = (
@@ -401,12 +419,17 @@ class Engine:
                 continue
             seen.add(key)
             steps.append(step)
+            if stated is not None:
+                newly_stated.extend(v for v, _ in step.placements if v not in stated)
             try:
                 touched.update(self._conclude(state, step.placements, step.eliminations, step))
             except _Stop as problem:
                 stop = stop or problem
         if stop is not None:
             raise stop
+        if newly_stated:
+            stated.update(newly_stated)  # type: ignore[union-attr]
+            touched.update(newly_stated)  # fewer open cells in their houses: rescan those
         decided = 0
         for var in touched:
             if is_single(state[var]) and not is_single(before[var]):

@@ -191,6 +191,13 @@ class Family:
         themselves, unless the family's convention crosses something out first)."""
         return givens
 
+    def stated_cells(self, model: Model, givens: State) -> set[int] | None:
+        """The cells written in at the start (the file's givens) when every other cell is to be
+        placed by a step, as a sudoku solver writes a digit in even where eliminations left
+        one candidate (see :attr:`grader.technique.Context.stated`); None (the default): a
+        cell is done once it has one candidate."""
+        return None
+
     def count_givens(self, puzzle: Puzzle) -> int:
         return sum(1 for m in puzzle.clue_state if m and m & (m - 1) == 0)
 

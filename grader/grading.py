@@ -335,16 +335,16 @@ def grade(
         run = Run([], list(puzzle.givens), "contradiction", broken)
     elif not options.exact:
         setup = _setup(puzzle, options, deadline, techniques)
-        run = setup.engine.run(puzzle.givens)
+        run = setup.engine.run(puzzle.givens, stated=stated_at_start(puzzle))
     else:
         first, known = _deduce_first(puzzle, techniques, deadline)
         setup = _setup(puzzle, options, deadline, techniques, known)
         if known is not None or first.status == "timeout":
             run = first
         elif setup.solutions in (1, "2+"):  # the run it began is the one it would have made
-            run = joined(first, setup.engine.run(first.state))
+            run = joined(first, setup.engine.run(first.state, stated=first.stated))
         else:  # no solution (or unknown): from the start, checking every rule on the way
-            run = setup.engine.run(puzzle.givens)
+            run = setup.engine.run(puzzle.givens, stated=stated_at_start(puzzle))
     engine = setup.engine
     if run.status == "timeout":
         setup.notes.append(f"timed out after {options.timeout} s; the report is partial")
@@ -377,7 +377,7 @@ def _deduce_first(
     report does not depend on whether the search ran first; without one, the run is made
     again from the givens, checking every rule."""
     engine = Engine(puzzle.model, techniques, deadline=deadline, verify=False)
-    run = engine.run(puzzle.givens, pause_at=needs_search)
+    run = engine.run(puzzle.givens, pause_at=needs_search, stated=stated_at_start(puzzle))
     if run.status == "solved":
         values = [single_value(mask) for mask in run.state]
         if all(c.satisfied_by(values) for c in puzzle.model.constraints):
@@ -394,7 +394,14 @@ def joined(first: Run, rest: Run) -> Run:
         rest.contradiction,
         first.elapsed + rest.elapsed,
         waves=first.waves + rest.waves,
+        stated=rest.stated,
     )
+
+
+def stated_at_start(puzzle: Puzzle) -> set[int] | None:
+    """The cells the puzzle states, when its family places every other one by a step
+    (:meth:`Family.stated_cells`)."""
+    return puzzle.family.stated_cells(puzzle.model, puzzle.clue_state)
 
 
 @dataclass
@@ -448,7 +455,7 @@ def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
         return Hint([], Explainer(puzzle.model, []), 0, problem, settings=settings)
     setup = _setup(puzzle, options, deadline, techniques)
     engine = setup.engine
-    run = engine.run(puzzle.givens, max_steps=1)
+    run = engine.run(puzzle.givens, max_steps=1, stated=stated_at_start(puzzle))
     hint = Hint(
         run.steps,
         Explainer(puzzle.model, list(engine.techniques)),
@@ -457,7 +464,7 @@ def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
         settings=settings,
     )
     if setup.solutions == 0:
-        whole = engine.run(puzzle.givens)
+        whole = engine.run(puzzle.givens, stated=stated_at_start(puzzle))
         if whole.contradiction is not None:
             hint.contradiction = whole.contradiction.reason
     return hint

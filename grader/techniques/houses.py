@@ -7,8 +7,10 @@ run cut short by a hole), so a value need not appear in it. What a house must ho
 lines of fish reason only about those values. Naked subsets, naked singles and wings need only
 "no value twice", which every house gives.
 
-A cell counts as *placed* when it has one candidate that no peer still holds; a cell with one
-candidate whose value still sits in a peer is what the naked single finds. Placements carry the
+A cell counts as *placed* when it has one candidate that no peer still holds (a cell with one
+candidate whose value still sits in a peer is what the naked single finds) and, when the run
+keeps track (:attr:`~grader.technique.Context.stated`), the puzzle or a step stated it: a cell
+left with one candidate by eliminations is then still placed by a single. Placements carry the
 eliminations of the placed value from the peers, as a player crossing it out.
 """
 
@@ -74,18 +76,33 @@ class Houses:
         bit = 1 << value
         return [v for v in self.cells[house] if state[v] & bit]
 
-    def open_cells(self, state: State, house: int, placed: set[int] | None = None) -> list[int]:
+    def open_cells(
+        self,
+        state: State,
+        house: int,
+        placed: set[int] | None = None,
+        stated: set[int] | None = None,
+    ) -> list[int]:
         """The cells of ``house`` not yet placed. ``placed``: cells known placed (skipped; the
-        cells found placed are added: a placed cell stays placed as the state narrows)."""
+        cells found placed are added: a placed cell stays placed as the state narrows).
+        ``stated``: when given, only these cells can be placed (:attr:`Context.stated`)."""
         if placed is None:
-            return [v for v in self.cells[house] if not self.placed(state, v)]
+            return [
+                v
+                for v in self.cells[house]
+                if not self.placed(state, v) or (stated is not None and v not in stated)
+            ]
         out = []
         read_peers = self.read_peers
         for v in self.cells[house]:
             if v in placed:
                 continue
             mask = state[v]
-            if mask & (mask - 1) or reduce(or_, read_peers[v](state), 0) & mask:
+            if (
+                mask & (mask - 1)
+                or reduce(or_, read_peers[v](state), 0) & mask
+                or (stated is not None and v not in stated)
+            ):
                 out.append(v)
             else:
                 placed.add(v)
@@ -98,6 +115,11 @@ def placed_cells(ctx: Context) -> set[int]:
     if found is None:
         found = ctx.lasting["placed"] = set()
     return found
+
+
+def open_in(ctx: Context, houses: Houses, house: int) -> list[int]:
+    """The cells of ``house`` not placed yet (see :meth:`Houses.open_cells`)."""
+    return houses.open_cells(ctx.state, house, placed_cells(ctx), ctx.stated)
 
 
 _SHARED_HOUSES: SharedByKey[Houses] = SharedByKey(32)
@@ -245,7 +267,7 @@ class FullHouse(HouseTechnique):
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
             return  # a partial house may lack values: its last open cell is not forced
-        open_cells = houses.open_cells(state, h, placed_cells(ctx))
+        open_cells = open_in(ctx, houses, h)
         if len(open_cells) != 1:
             return
         var = open_cells[0]
@@ -287,7 +309,11 @@ class HiddenSingle(HouseTechnique):
         singles = once & ~twice & houses.covers[h] & ~done
         for value in values_of(singles):
             var = next(v for v in houses.cells[h] if state[v] >> value & 1)
-            if is_single(state[var]) and not houses.peers_hold(state, var, value):
+            if (
+                is_single(state[var])
+                and not houses.peers_hold(state, var, value)
+                and (ctx.stated is None or var in ctx.stated)
+            ):
                 placed.add(var)
                 continue
             places, elims = houses.placement(state, var, value)
@@ -307,11 +333,15 @@ class NakedSingle(Technique):
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
         state = ctx.state
+        stated = ctx.stated
         for var, mask in enumerate(state):
             if (
                 is_single(mask)
                 and houses.peers[var]
-                and houses.peers_hold(state, var, mask.bit_length() - 1)
+                and (
+                    (stated is not None and var not in stated)
+                    or houses.peers_hold(state, var, mask.bit_length() - 1)
+                )
             ):
                 value = single_value(mask)
                 places, elims = houses.placement(state, var, value)
@@ -503,9 +533,7 @@ class NakedSubset(HouseTechnique):
         houses = houses_of(ctx.model)
         state = ctx.state
         h = self.house(ctx, constraint)
-        open_cells = [
-            v for v in houses.open_cells(state, h, placed_cells(ctx)) if not is_single(state[v])
-        ]
+        open_cells = [v for v in open_in(ctx, houses, h) if not is_single(state[v])]
         k = self.degree
         if len(open_cells) <= k:
             return
@@ -556,7 +584,7 @@ class HiddenSubset(HouseTechnique):
         state = ctx.state
         h = self.house(ctx, constraint)
         must = houses.covers[h]
-        open_cells = houses.open_cells(state, h, placed_cells(ctx))
+        open_cells = open_in(ctx, houses, h)
         k = self.degree
         if len(open_cells) <= (k if self.direct else 2 * k):
             return

@@ -146,6 +146,11 @@ class Sudoku(Family):
     def start_state(self, model: Model, givens: State) -> State:
         return crossed_out(model, givens)
 
+    def stated_cells(self, model: Model, givens: State) -> set[int] | None:
+        """Every cell is placed by a step (Sudoku Explainer writes a digit in by a single even
+        where eliminations left it one candidate)."""
+        return {var for var, mask in enumerate(givens) if is_single(mask)}
+
     def count_givens(self, puzzle: Any) -> int:
         grid = puzzle.data.get("grid")
         if isinstance(grid, list):
