@@ -189,9 +189,7 @@ def effective(
     if (
         not eliminations
         and step.contradiction is None
-        and all(
-            state[v] == 1 << x and (stated is None or v in stated) for v, x in step.placements
-        )
+        and all(state[v] == 1 << x and (stated is None or v in stated) for v, x in step.placements)
     ):
         return None
     if eliminations == step.eliminations:
