@@ -190,3 +190,18 @@ def test_a_pocket_step_marks_the_cells_its_pockets_are_entered_through():
         cell = geo.cells[var]
         assert cell not in pocket
         assert any(geo.other(e, cell) in pocket for e in geo.around[cell])
+
+
+def test_a_bug_step_marks_its_cell_and_the_houses_that_count_its_value():
+    """BUG type 1: the cell with a third candidate, and the houses in which its value is
+    seen three times (the row, column and box of that cell)."""
+    wave, step, fired = example_step("sudoku", "bug")
+    evidence = assert_marks_what_it_names(wave, step, fired)
+    model = wave.puzzle.model
+    labels = constraints_by_label(model)
+    cell = step.data["cell"]
+    assert evidence.used == {cell}
+    assert wave.state[cell].bit_count() == 3
+    houses = [c.label for c in model.constraints if cell in c.vars and c.label in labels]
+    assert set(step.data["houses"]) <= set(houses) and step.data["houses"]
+    assert evidence.units == {v for label in step.data["houses"] for v in labels[label]}
