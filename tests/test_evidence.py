@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from conftest import EXAMPLES
 from grader import grade, load
 from grader.evidence import constraints_by_label, default_evidence
+from grader.explain import Explainer
 from grader.registry import families
+from grader.render import puzzle_board
 from grader.testing.examples import replay
+from rules.path.model import ON, geometry
 
 
 def tango_grade():
@@ -102,3 +108,100 @@ def test_a_fish_marks_its_corners_and_a_naked_single_its_houses():
     single = next(t for t in wave.techniques if t.name == "naked-single")
     evidence = single.evidence(step, model)
     assert evidence.used == {step.data["cell"]} and len(evidence.units) == 21  # 3 houses of 9
+
+
+def example_step(family_name: str, technique: str):
+    """The first step of ``technique``'s example (``rules/<family>/technique_examples.json``)
+    with its model, technique and the state before it."""
+    path = EXAMPLES.parent / f"rules/{family_name}/technique_examples.json"
+    entry = json.loads(path.read_text())["examples"][technique]
+    wave = replay(families()[family_name], technique, entry)
+    step = next(s for s in wave.run.steps if s.technique == technique)
+    fired = next(t for t in wave.techniques if t.name == technique)
+    return wave, step, fired
+
+
+def named_cells(model, text: str) -> set[int]:
+    """The cells (``r3c5``) a sentence names, also inside edge and door names."""
+    by_name = {variable.name: var for var, variable in enumerate(model.variables)}
+    return {by_name[name] for name in re.findall(r"r\d+c\d+", text)}
+
+
+def assert_marks_what_it_names(wave, step, fired):
+    """The step's used cells: some, all cells of the board, the cells its sentence names."""
+    model = wave.puzzle.model
+    evidence = fired.evidence(step, model)
+    board = puzzle_board(wave.puzzle, wave.state)
+    assert evidence.used, step
+    for var in evidence.used:
+        variable = model.variables[var]
+        assert variable.kind == "cell", model.name(var)
+        assert 0 <= variable.row < board.rows and 0 <= variable.col < board.cols
+        assert (variable.row, variable.col) not in board.holes
+    explained = fired.explain(step, Explainer(model, wave.techniques))
+    assert named_cells(model, explained) <= evidence.used, explained
+    return evidence
+
+
+@pytest.mark.parametrize("technique", ["door-cells", "dead-end"])
+def test_a_path_door_or_dead_end_step_marks_the_cells_it_names(technique):
+    wave, step, fired = example_step("path", technique)
+    assert_marks_what_it_names(wave, step, fired)
+
+
+def test_a_path_dead_end_marks_the_cell_and_its_neighbours():
+    wave, step, fired = example_step("path", "dead-end")
+    geo = geometry(wave.puzzle.model)
+    cell = geo.cells[step.data["cell"]]
+    around = {geo.cell_var[geo.other(e, cell)] for e in geo.around[cell] if not e.door}
+    evidence = assert_marks_what_it_names(wave, step, fired)
+    assert evidence.used == {step.data["cell"], *around}
+
+
+def test_a_no_loop_step_marks_the_path_cells_that_link_its_edges():
+    wave, step, fired = example_step("path", "no-loop")
+    evidence = assert_marks_what_it_names(wave, step, fired)
+    geo = geometry(wave.puzzle.model)
+    for var in step.data["vars"]:  # both ends of an edge it removes are on the path
+        edge = geo.edge_of[var]
+        ends = {edge.a} if edge.door else {edge.a, edge.b}
+        assert {geo.cell_var[c] for c in ends} <= evidence.used
+    assert all(wave.state[v] == ON for v in evidence.used)
+
+
+def test_a_reachability_step_marks_the_cells_just_outside_the_region():
+    wave, step, fired = example_step("path", "reachability")
+    evidence = assert_marks_what_it_names(wave, step, fired)
+    geo = geometry(wave.puzzle.model)
+    region = {geo.cells[v] for v in step.data["cells"] if v < len(geo.cells)}
+    outside = {geo.cells[v] for v in step.data["border"]}
+    anchor = set() if step.data["anchor"] is None else {step.data["anchor"]}
+    assert evidence.used == {geo.cell_var[c] for c in outside} | anchor
+    assert outside and not outside & region
+    assert all(any(geo.other(e, c) in region for e in geo.around[c]) for c in outside)
+
+
+def test_a_pocket_step_marks_the_cells_its_pockets_are_entered_through():
+    wave, step, fired = example_step("path", "pocket")
+    evidence = assert_marks_what_it_names(wave, step, fired)
+    geo = geometry(wave.puzzle.model)
+    pocket = {geo.cells[v] for v in step.data["cells"] if v < len(geo.cells)}
+    for var in evidence.used:
+        cell = geo.cells[var]
+        assert cell not in pocket
+        assert any(geo.other(e, cell) in pocket for e in geo.around[cell])
+
+
+def test_a_bug_step_marks_its_cell_and_the_houses_that_count_its_value():
+    """BUG type 1: the cell with a third candidate, and the houses in which its value is
+    seen three times (the row, column and box of that cell)."""
+    wave, step, fired = example_step("sudoku", "bug")
+    evidence = assert_marks_what_it_names(wave, step, fired)
+    model = wave.puzzle.model
+    labels = constraints_by_label(model)
+    cell = step.data["cell"]
+    assert evidence.used == {cell}
+    assert wave.state[cell].bit_count() == 3
+    houses = [c.label for c in model.constraints if cell in c.vars and c.label in labels]
+    assert set(step.data["houses"]) <= set(houses) and step.data["houses"]
+    assert evidence.units == {v for label in step.data["houses"] for v in labels[label]}

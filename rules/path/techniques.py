@@ -7,11 +7,12 @@ edges the path may still cross.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from grader.constraints import Constraint
+from grader.evidence import Evidence
 from grader.explain import Explainer, number_word
 from grader.family import TechniqueSpec
 from grader.graphs import biconnected_blocks, component_of, components
@@ -37,6 +38,30 @@ from rules.path.model import (
 
 def names(ex: Explainer, variables: Sequence[int]) -> str:
     return ex.cells(sorted(variables))
+
+
+def cells_of(geo: Geometry, variables: Iterable[int]) -> set[int]:
+    """The cells of ``variables`` for a picture: a cell itself, an edge's two cells, a door's
+    one cell."""
+    out: set[int] = set()
+    for var in variables:
+        edge = geo.edge_of.get(var)
+        if edge is None:
+            out.add(var)
+            continue
+        out.add(geo.cell_var[edge.a])
+        if edge.b is not None:
+            out.add(geo.cell_var[edge.b])
+    return out
+
+
+def cell_evidence(step: Step, model: Model, variables: Iterable[int]) -> Evidence:
+    """Evidence marking the cells of ``variables`` (see :func:`cells_of`) as used."""
+    return Evidence(
+        used=frozenset(cells_of(geometry(model), variables)),
+        units=frozenset(),
+        changed=frozenset(step.changed_vars()),
+    )
 
 
 # -- doors -------------------------------------------------------------------------------------
@@ -66,13 +91,20 @@ class DoorCells(Technique):
         elif len(possible) == 2 and len(used) < 2:
             cells = [geo.cell_var[geo.edge_of[v].a] for v in possible]
             open_ = [(v, 1) for v in possible + cells if state[v] != ON]
-            yield self.make(placements=open_, vars=possible, mode="two-left")
+            closed = [v for v in doors if not state[v] & ON]
+            yield self.make(placements=open_, vars=possible, closed=closed, mode="two-left")
 
     def explain(self, step: Step, ex: Explainer) -> str:
         doors = names(ex, step.data["vars"])
         if step.data["mode"] == "decoys":
             return f"the path already uses {doors}, so the other doors are decoys"
         return f"only {doors} are left as doors, so the path enters and leaves through them"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The cells of the doors it names, and of the doors already closed (two left)."""
+        data = step.data
+        closed = data["closed"] if data["mode"] == "two-left" else []
+        return cell_evidence(step, model, [*data["vars"], *closed])
 
 
 # -- degree ------------------------------------------------------------------------------------
@@ -135,6 +167,11 @@ class DeadEnd(Technique):
         ways = step.data["vars"]
         left = f"only {names(ex, ways)} is left" if ways else "no way in or out is left"
         return f"{ex.cell(step.data['cell'])} would be a dead end: {left}"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The cell and its neighbours: across the ways left and the edges already closed."""
+        geo = geometry(model)
+        return cell_evidence(step, model, [e.var for e in geo.around[geo.cells[step.data["cell"]]]])
 
 
 class TwoWays(Technique):
@@ -255,7 +292,8 @@ class NoLoop(Technique):
         if fragments.closed and not stray:
             rest = [geo.cell_var[c] for c in geo.cells if state[geo.cell_var[c]] == BOTH]
             if rest:
-                yield self.make(eliminations=[(v, 1) for v in rest], mode="finished")
+                path = [v for v in range(len(geo.cells)) if state[v] == ON]
+                yield self.make(eliminations=[(v, 1) for v in rest], cells=path, mode="finished")
             return
         loops, early = [], []
         for edge in geo.edges:
@@ -272,9 +310,17 @@ class NoLoop(Technique):
             ):
                 early.append(edge.var)
         if loops:
-            yield self.make(eliminations=[(v, 1) for v in loops], vars=loops, mode="loop")
+            roots = {fragments.find(geo.edge_of[v].a) for v in loops}
+            linked = [geo.cell_var[c] for c in geo.cells if fragments.find(c) in roots]
+            yield self.make(
+                eliminations=[(v, 1) for v in loops], vars=loops, cells=linked, mode="loop"
+            )
         if early:
-            yield self.make(eliminations=[(v, 1) for v in early], vars=early, mode="early")
+            # the path cells joined door to door and those left outside
+            path = [v for v in range(len(geo.cells)) if state[v] == ON]
+            yield self.make(
+                eliminations=[(v, 1) for v in early], vars=early, cells=path, mode="early"
+            )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         mode = step.data["mode"]
@@ -283,6 +329,11 @@ class NoLoop(Technique):
         if mode == "loop":
             return "the cells at both ends are already linked by the path: a loop would close"
         return "it would finish the path from door to door with path cells still left outside"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The path cells it relied on: those linking the ends of a loop's edges, or the whole
+        path so far (finished, or finished too early)."""
+        return cell_evidence(step, model, step.data["cells"])
 
 
 # -- graphs ------------------------------------------------------------------------------------
@@ -391,6 +442,7 @@ class Reachability(Technique):
                         cells=[v for v, _ in out],
                         doors=doors,
                         anchor=node_var(geo, needed[0]) if far else None,
+                        border=border(geo, component),
                     )
 
     def explain(self, step: Step, ex: Explainer) -> str:
@@ -401,6 +453,28 @@ class Reachability(Technique):
             return f"these cells cannot be reached from {ex.cell(anchor)}, which is on the path"
         doors = step.data["doors"]
         return f"these cells lie in a region with {'one door' if doors == 1 else 'no door'}"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The cells just outside the region (across the edges the path cannot cross) and the
+        path cell it cannot reach; in a chain's contradiction, the path cells cut apart."""
+        data = step.data
+        if "doors" not in data:
+            return cell_evidence(step, model, data["cells"])
+        anchor = [] if data["anchor"] is None else [data["anchor"]]
+        return cell_evidence(step, model, [*data["border"], *anchor])
+
+
+def border(geo: Geometry, region: Iterable[object]) -> list[int]:
+    """The cells next to a region of the graph (cell and door nodes) but not in it: the other
+    side of the edges that cut it off."""
+    cells = {node for node in region if not is_door(node)}
+    out = set()
+    for cell in cells:
+        for edge in geo.around[cell]:  # type: ignore[index]
+            other = geo.other(edge, cell)  # type: ignore[arg-type]
+            if other is not None and other not in cells:
+                out.add(geo.cell_var[other])
+    return sorted(out)
 
 
 def separates(
@@ -517,17 +591,33 @@ class Pocket(Technique):
         if not allowed_nodes:
             yield self.make(contradiction="no circuit through the doors holds every path cell")
             return
-        out = removals(geo, state, set(graph) - allowed_nodes - {OUTSIDE})
+        pockets = set(graph) - allowed_nodes - {OUTSIDE}
+        out = removals(geo, state, pockets)
         out += [
             (e.var, 1)
             for e in geo.edges
             if state[e.var] == BOTH and e.var not in allowed_vars and e.b is not None
         ]
         if out:
-            yield self.make(eliminations=out, cells=[v for v, _ in out])
+            gates = {
+                n
+                for p in pockets
+                for n in graph[p]
+                if n in allowed_nodes and n != OUTSIDE and not is_door(n)
+            }
+            yield self.make(
+                eliminations=out,
+                cells=[v for v, _ in out],
+                gates=sorted(geo.cell_var[n] for n in gates),  # type: ignore[index]
+            )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return "the path could go in there only through a single cell or edge and not come back out"
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The cells through which the path could enter the pockets (and not come back)."""
+        gates = () if step.contradiction else step.data["gates"]
+        return cell_evidence(step, model, gates)
 
 
 # -- parity ------------------------------------------------------------------------------------

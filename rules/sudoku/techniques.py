@@ -13,9 +13,10 @@ from functools import reduce
 from itertools import combinations
 from operator import or_
 
+from grader.evidence import Evidence, constraints_by_label
 from grader.explain import Explainer
 from grader.family import TechniqueSpec
-from grader.model import State, is_single, single_value, values_of
+from grader.model import Model, State, is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.chains import ChainTechnique
@@ -247,11 +248,13 @@ def is_grave(houses: Houses, state: State, removed: dict[int, int]) -> bool:
 @dataclass
 class Grave:
     """A bivalue universal grave plus its BUG cells: the cells holding a third candidate (or
-    more), their extra values, and the open cells that see every BUG cell."""
+    more), their extra values, the open cells that see every BUG cell and the houses whose
+    counts gave the extra values (a value in neither zero nor two of their open cells)."""
 
     cells: list[int]
     extra: dict[int, int]
     common: set[int]
+    houses: list[str]
 
     @property
     def values(self) -> int:
@@ -268,7 +271,8 @@ def find_grave(houses: Houses, state: State) -> Grave | None:
     cells: list[int] = []
     extra: dict[int, int] = {}
     common: set[int] | None = None
-    for house in houses.cells:
+    counted: list[str] = []
+    for h, house in enumerate(houses.cells):
         open_cells = [v for v in house if not is_single(state[v])]
         for value in values_of(reduce(or_, (state[v] for v in open_cells), 0)):
             bit = 1 << value
@@ -281,6 +285,8 @@ def find_grave(houses: Houses, state: State) -> Grave | None:
             if len(wide) > 1:
                 continue  # another house says which cell is the BUG cell
             var = wide[0]
+            if not counted or counted[-1] != houses.labels[h]:
+                counted.append(houses.labels[h])
             if var not in extra:
                 cells.append(var)
                 extra[var] = 0
@@ -293,7 +299,8 @@ def find_grave(houses: Houses, state: State) -> Grave | None:
                 return None  # none of types 1 to 3 can follow
     if not cells or not is_grave(houses, state, extra):
         return None
-    return Grave(cells, extra, {v for v in common or () if not is_single(state[v])})
+    common_open = {v for v in common or () if not is_single(state[v])}
+    return Grave(cells, extra, common_open, counted)
 
 
 class BivalueGrave(Technique):
@@ -339,10 +346,10 @@ class BivalueGrave(Technique):
         if keep.bit_count() == 1:
             value = single_value(keep)
             places, elims = houses.placement(state, var, value)
-            yield self.make(places, elims, type=1, cell=var, value=value)
+            yield self.make(places, elims, type=1, cell=var, value=value, houses=grave.houses)
             return
         elims = [(var, x) for x in values_of(state[var] & ~keep)]
-        yield self.make(eliminations=elims, type=1, cell=var, values=keep)
+        yield self.make(eliminations=elims, type=1, cell=var, values=keep, houses=grave.houses)
 
     def type2(self, state: State, grave: Grave) -> Iterator[Step]:
         values = grave.values
@@ -351,7 +358,9 @@ class BivalueGrave(Technique):
         value = single_value(values)
         elims = [(v, value) for v in sorted(grave.common) if state[v] & values]
         if elims:
-            step = self.make(eliminations=elims, type=2, cells=grave.cells, value=value)
+            step = self.make(
+                eliminations=elims, type=2, cells=grave.cells, value=value, houses=grave.houses
+            )
             yield self._at(step, 0.1)
 
     def shared_houses(self, houses: Houses, cells: list[int]) -> list[int]:
@@ -383,6 +392,7 @@ class BivalueGrave(Technique):
                             subset=group,
                             values=union,
                             unit=houses.labels[h],
+                            houses=grave.houses,
                         )
                         yield self._at(step, 0.1 * degree)
 
@@ -396,7 +406,9 @@ class BivalueGrave(Technique):
         value = single_value(common)
         elims = [(v, x) for v in (a, b) for x in values_of(state[v] & ~grave.extra[v] & ~common)]
         if elims:
-            step = self.make(eliminations=elims, type=4, cells=grave.cells, value=value)
+            step = self.make(
+                eliminations=elims, type=4, cells=grave.cells, value=value, houses=grave.houses
+            )
             yield self._at(step, 0.1)
 
     def explain(self, step: Step, ex: Explainer) -> str:
@@ -430,6 +442,18 @@ class BivalueGrave(Technique):
             f"BUG type 4: one of {cells} must take its extra value, and {value} is locked in "
             "them, so they keep only their extra values and " + value
         )
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The BUG cells (and a type 3's naked set), the houses whose counts gave their extra
+        values (and a type 3's house)."""
+        data = step.data
+        labels = constraints_by_label(model)
+        cells, houses = ([data["cell"]] if data["type"] == 1 else data["cells"]), data["houses"]
+        if data["type"] == 3:
+            cells, houses = [*cells, *data["subset"]], [*houses, data["unit"]]
+        used = frozenset(cells)
+        units = frozenset(v for label in houses for v in labels[label])
+        return Evidence(used=used, units=units, changed=frozenset(step.changed_vars()))
 
 
 def sudoku_table(n: int) -> list[TechniqueSpec]:
