@@ -22,7 +22,7 @@ from grader.errors import InputError, UsageError
 from grader.family import Puzzle
 from grader.output import make_folder
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS puzzles (
@@ -43,10 +43,15 @@ CREATE TABLE IF NOT EXISTS puzzles (
     source TEXT,
     version TEXT,
     added TEXT NOT NULL,
-    published TEXT
+    published TEXT,
+    settings TEXT
 );
 CREATE INDEX IF NOT EXISTS puzzles_pick ON puzzles (family, rows, cols, level, difficulty);
 """
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE puzzles ADD COLUMN settings TEXT",),  # the grade's settings, as JSON
+}
+"""The SQL that takes a bank of schema N to N + 1 (:meth:`Bank._upgrade`)."""
 ORDERS = {
     "added": "added, ref",
     "difficulty": "difficulty, effort, ref",
@@ -113,6 +118,7 @@ def record_of(puzzle: Puzzle, report: dict[str, Any]) -> dict[str, Any]:
         "id": puzzle.id,
         "source": puzzle.origin,
         "version": report["version"],
+        "settings": report["settings"],
     }
 
 
@@ -138,6 +144,9 @@ class Entry:
     version: str | None
     added: str
     published: str | None
+    settings: dict[str, Any] | None
+    """What the grade was made with (``Grade.to_dict()["settings"]``); None in entries a bank
+    of schema 1 stored."""
 
     @property
     def size(self) -> str:
@@ -243,9 +252,33 @@ class Bank:
             with self.db:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif found[0] != str(SCHEMA_VERSION):
-            raise InputError(
-                str(path), "", f"has bank schema {found[0]}, expected {SCHEMA_VERSION}"
-            )
+            if not (found[0].isdigit() and int(found[0]) in MIGRATIONS):
+                raise InputError(
+                    str(path), "", f"has bank schema {found[0]}, expected {SCHEMA_VERSION}"
+                )
+            self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a bank of an earlier schema up to this one, in one transaction (another
+        process may have done it meanwhile: the schema is read again inside it). A file that
+        cannot be written is read as it is (its entries have no settings)."""
+        try:
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                found = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+                for version in range(int(found[0]), SCHEMA_VERSION):
+                    for sql in MIGRATIONS[version]:
+                        self.db.execute(sql)
+                self.db.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),)
+                )
+        except sqlite3.OperationalError as error:
+            if "readonly" not in str(error):
+                raise InputError(
+                    str(self.path),
+                    "",
+                    f"cannot be upgraded to bank schema {SCHEMA_VERSION} ({error})",
+                ) from None
 
     def close(self) -> None:
         self.db.close()
@@ -269,7 +302,8 @@ class Bank:
                 cursor = self.db.execute(
                     "INSERT OR IGNORE INTO puzzles (key, ref, family, rows, cols, level, "
                     "difficulty, effort, givens, solved, hardest, techniques, puzzle, id, source, "
-                    "version, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "version, added, settings) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record["key"],
                         reference(record["key"]),
@@ -288,6 +322,7 @@ class Bank:
                         record.get("source"),
                         record.get("version"),
                         now,
+                        _json_or_none(record.get("settings")),
                     ),
                 )
                 if cursor.rowcount:
@@ -383,11 +418,18 @@ class Bank:
 
     @staticmethod
     def _entry(row: sqlite3.Row) -> Entry:
-        values = {f.name: row[f.name] for f in fields(Entry)}
+        columns = row.keys()  # a schema 1 bank read as it is (not writable) has no settings
+        values = {f.name: row[f.name] if f.name in columns else None for f in fields(Entry)}
         values["solved"] = bool(values["solved"])
         values["techniques"] = json.loads(values["techniques"])
         values["puzzle"] = json.loads(values["puzzle"])
+        if values["settings"] is not None:
+            values["settings"] = json.loads(values["settings"])
         return Entry(**values)
+
+
+def _json_or_none(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def check_bank(path: str | Path) -> None:
@@ -467,11 +509,16 @@ def export_file(
 
 def exported(entry: Entry) -> dict[str, Any]:
     """A stored puzzle as exported: its file data, with the bank's grade (level, difficulty,
-    effort, version) in ``meta`` whoever added it, and the entry's ref when it has no id."""
+    effort, version, settings) in ``meta`` whoever added it, and the entry's ref when it has no
+    id."""
     meta = dict(entry.puzzle.get("meta") or {})
     meta.update(level=entry.level, difficulty=entry.difficulty, effort=entry.effort)
     if entry.version is not None:
         meta["version"] = entry.version
+    if entry.settings is not None:
+        meta["settings"] = entry.settings
+    else:  # none recorded (schema 1): a generator's would not be what this grade used
+        meta.pop("settings", None)
     return {**entry.puzzle, "id": entry.puzzle.get("id") or entry.ref, "meta": meta}
 
 

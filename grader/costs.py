@@ -204,6 +204,23 @@ def build_table(
     return [spec.build(costed.get(spec.technique_name)) for spec in table]
 
 
+class SelectionError(UsageError):
+    """A ``--techniques`` selection naming something a family's table lacks. ``elsewhere``:
+    every such name is a technique or level of some installed family (so a command grading
+    several families refuses this puzzle only); otherwise the selection is wrong for all."""
+
+    def __init__(self, message: str, elsewhere: bool) -> None:
+        super().__init__(message)
+        self.elsewhere = elsewhere
+
+
+def known_anywhere(key: str) -> bool:
+    """Whether ``key`` is a technique or a level of some installed family."""
+    if key in every_technique_name():
+        return True
+    return any(key in family.levels for family in families().values())
+
+
 def select(
     table: Sequence[TechniqueSpec], levels: Sequence[str], selection: str | None
 ) -> set[str]:
@@ -213,11 +230,22 @@ def select(
         return defaults
     items = [item.strip() for item in selection.split(",") if item.strip()]
     names = {spec.technique_name for spec in table}
+    keys = [
+        (item.startswith("-"), item[1:] if item.startswith("-") else item.lstrip("+"))
+        for item in items
+    ]
+    unknown = [key for _, key in keys if key not in levels and key not in names]
+    if unknown:
+        nowhere = [key for key in unknown if not known_anywhere(key)]
+        key = (nowhere or unknown)[0]  # a name no family knows first: the command's mistake
+        known = ", ".join([*levels, *sorted(names)])
+        raise SelectionError(
+            f"--techniques: unknown technique or level {key!r} (known: {known})",
+            elsewhere=not nowhere,
+        )
     removing = items[0].startswith("-")
     chosen = set(defaults) if removing else set()
-    for item in items:
-        minus = item.startswith("-")
-        key = item[1:] if minus else item.lstrip("+")
+    for minus, key in keys:
         if key in levels:
             cap = levels.index(key)
             picked = {
@@ -225,11 +253,8 @@ def select(
                 for s in table
                 if s.default and s.level in levels and levels.index(s.level) <= cap
             }
-        elif key in names:
-            picked = {key}
         else:
-            known = ", ".join([*levels, *sorted(names)])
-            raise UsageError(f"--techniques: unknown technique or level {key!r} (known: {known})")
+            picked = {key}
         if minus:
             chosen -= picked
         else:

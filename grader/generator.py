@@ -320,7 +320,7 @@ class Generator:
             level = self.request.level
         else:  # a band of a numeric scale: the level its hardest step falls in
             level = self.family.level_of_cost(run.hardest) or self.asked_level
-        return self._result(model, givens, solution, run, level)
+        return self._result(model, givens, solution, run, level, techniques)
 
     def insertion_techniques(self) -> list[Technique]:
         """The techniques hint insertion propagates with: the level's, except at the family's
@@ -375,6 +375,16 @@ class Generator:
             return choose(self.family, model, None, self.request.costs)
         return self.target.cap
 
+    def settings(self, techniques: Sequence[Technique]) -> dict[str, Any]:
+        """What the puzzle was rated with, as a grade's report stamps it
+        (:func:`grader.grading.settings_of`): the rating techniques at their costs, no
+        guessing, no time limit per puzzle (a run's ``timeout`` stops the run, never cuts a
+        rating short) and the solutions established (a deducible or a unique puzzle has one).
+        Grading the puzzle with these techniques and costs reports the same settings."""
+        from grader.grading import GradeOptions, settings_of
+
+        return settings_of(list(techniques), GradeOptions(costs=self.request.costs))
+
     def _level_of(self, techniques: Sequence[Technique], run: Run) -> str:
         if not run.solved:
             return "unsolved"
@@ -387,7 +397,13 @@ class Generator:
         return levels[index]
 
     def _result(
-        self, model: Model, givens: State, solution: list[int], run: Run, level: str
+        self,
+        model: Model,
+        givens: State,
+        solution: list[int],
+        run: Run,
+        level: str,
+        techniques: Sequence[Technique],
     ) -> Generated:
         family = self.family
         data = family.to_data(model, givens)
@@ -404,6 +420,7 @@ class Generator:
             "mode": self.request.mode,
             "seed": self.request.seed,
             "generator": f"grader {__version__}",
+            "settings": self.settings(techniques),
         }
         if self.request.mode == "unique" or level != self.asked_level:
             data["meta"]["asked_level"] = self.asked_level  # what was asked, beside what came

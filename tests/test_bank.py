@@ -249,6 +249,7 @@ def test_exports_carry_the_grade_in_meta_whoever_added_them(bank, tmp_path):
         assert meta["level"] == entry.level and meta["difficulty"] == entry.difficulty
         assert meta["effort"] == entry.effort and meta["version"] == entry.version
         assert meta["version"]
+        assert meta["settings"] == entry.settings and entry.settings["techniques"]
 
 
 def test_piped_list_and_show_print_whole_values(bank):
@@ -276,3 +277,74 @@ def test_piped_list_and_show_print_whole_values(bank):
     assert f"id         {long_id}\n" in shown.stdout
     assert f"techniques {used}\n" in shown.stdout
     assert "…" not in shown.stdout
+
+
+def test_settings_are_stored_and_exported_in_meta(tmp_path):
+    """A bank keeps the settings of each grade (a ``settings`` column) and gives them back:
+    ``Entry.settings``, ``bank show`` and ``bank export`` in ``meta``, where a generated
+    puzzle's own (the generator's) give way to those of the bank's grade."""
+    from grader import GradeOptions
+
+    path = tmp_path / "bank.db"
+    data = json.loads((EXAMPLES / "tango.json").read_text())
+    data["meta"] = {"settings": {"techniques": {"pair": 9.0}}, "seed": 4}  # a generator's
+    graded = grade(make(data), GradeOptions(costs={"pair": 1.5}))
+    with Bank(path) as store:
+        assert store.add_grade(graded)
+        entry = store.query()[0]
+    assert entry.settings == graded.to_dict()["settings"]
+    assert entry.settings["techniques"]["pair"] == 1.5
+    out = tmp_path / "out.jsonl"
+    result = run("grader", "bank", "export", str(path), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    meta = json.loads(out.read_text())["meta"]
+    assert meta["settings"] == entry.settings and meta["seed"] == 4
+    assert meta["version"] == entry.version
+    shown = run("grader", "bank", "show", str(path), entry.ref)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout.splitlines()[-1])["meta"] == meta
+    as_json = run("grader", "bank", "show", "--json", str(path), entry.ref)
+    assert json.loads(as_json.stdout)["settings"] == entry.settings
+
+
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema', '1');
+CREATE TABLE puzzles (
+    key TEXT PRIMARY KEY, ref TEXT NOT NULL UNIQUE, family TEXT NOT NULL,
+    rows INTEGER NOT NULL, cols INTEGER NOT NULL, level TEXT NOT NULL,
+    difficulty REAL NOT NULL, effort REAL NOT NULL, givens INTEGER NOT NULL,
+    solved INTEGER NOT NULL, hardest TEXT, techniques TEXT NOT NULL, puzzle TEXT NOT NULL,
+    id TEXT, source TEXT, version TEXT, added TEXT NOT NULL, published TEXT
+);
+CREATE INDEX puzzles_pick ON puzzles (family, rows, cols, level, difficulty);
+INSERT INTO puzzles VALUES ('tango:x', 'abcdef0123', 'tango', 6, 6, 'easy', 2.0, 9.5, 20, 1,
+    'count-completion', '{"pair": 3}', '{"family": "tango", "id": "old"}', 'old', 'old.json',
+    '0.0.9', '2024-01-01T00:00:00+00:00', NULL);
+"""
+
+
+def test_a_bank_of_schema_1_opens_and_is_upgraded(tmp_path, monkeypatch):
+    """A bank written before settings were stored: it opens, its entries have no settings
+    (and export puts none in meta), it is upgraded to the current schema and takes new
+    grades with their settings. Where it cannot be written it is read as it is."""
+    path = tmp_path / "old.db"
+    sqlite3.connect(path).executescript(SCHEMA_1)
+    connect = sqlite3.connect
+    with monkeypatch.context() as patch:  # read-only (a file mode would not stop root)
+        patch.setattr(sqlite3, "connect", lambda p: connect(f"file:{p}?mode=ro", uri=True))
+        with Bank(path) as store:
+            assert [(e.id, e.settings) for e in store.query()] == [("old", None)]
+    assert connect(path).execute("SELECT value FROM meta").fetchone() == ("1",)
+    listing = run("grader", "bank", "list", "--json", str(path))
+    assert listing.returncode == 0, listing.stderr
+    assert json.loads(listing.stdout)["settings"] is None
+    out = tmp_path / "out.jsonl"
+    assert run("grader", "bank", "export", str(path), "-o", str(out)).returncode == 0
+    assert "settings" not in json.loads(out.read_text())["meta"]
+    with Bank(path) as store:
+        assert store.add_grade(grade(make(json.loads((EXAMPLES / "tango.json").read_text()))))
+        settings = {e.id: e.settings for e in store.query()}
+    assert settings["old"] is None and settings["test"]["techniques"]
+    version = sqlite3.connect(path).execute("SELECT value FROM meta").fetchone()
+    assert version == ("2",)

@@ -95,6 +95,32 @@ def test_techniques_option_restricts_the_set():
     assert set(report["settings"]["techniques"]) == {"pair", "sandwich", "last-cell"}
 
 
+def test_a_technique_some_families_lack_refuses_only_their_puzzles():
+    """``--techniques naked-single`` over several families: the sudoku is graded and shown,
+    the tango and the binairo get one line each naming the file and their family's techniques,
+    the JSON lines stay JSON, and the exit code says some were refused."""
+    files = [str(EXAMPLES / name) for name in ("tango.json", "sudoku.json", "binairo.json")]
+    result = run("grade", "--json", "--techniques", "naked-single", *files)
+    assert result.returncode == 2, result.stderr
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r.get("family") for r in reports] == [None, "sudoku", None]
+    assert set(reports[1]["settings"]["techniques"]) == {"naked-single"}
+    assert [r["error"] for r in reports if "error" in r] == [
+        line.removeprefix("error: ") for line in result.stderr.splitlines()
+    ]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2, result.stderr
+    for line, name, known in zip(lines, ("tango", "binairo"), ("sign", "window"), strict=True):
+        assert line.startswith(f"error: {EXAMPLES / name}.json: --techniques: unknown ")
+        assert "'naked-single'" in line and known in line
+    shown = run("grade", "--techniques", "naked-single", *files)
+    assert shown.returncode == 2 and len(shown.stderr.strip().splitlines()) == 2
+    assert "sudoku" in shown.stdout and "difficulty" in shown.stdout
+    nowhere = run("grade", "--techniques", "naked-single,teleport", *files)
+    assert (nowhere.returncode, nowhere.stdout) == (2, "")
+    assert nowhere.stderr.count("\n") == 1 and "'teleport'" in nowhere.stderr
+
+
 def test_hint_prints_only_the_next_step():
     result = run("grader", "hint", "--json", str(EXAMPLES / "binairo.json"))
     hint = json.loads(result.stdout)["hint"]

@@ -39,6 +39,7 @@ def test_classic_mode_alone_asks_for_any_level():
     assert result.returncode == 0, result.stderr
     meta = json.loads(result.stdout)["meta"]
     assert meta["mode"] == "unique" and meta["asked_level"] == "any"
+    assert "naked-single" in meta["settings"]["techniques"]  # what rated it, as grade stamps
     assert "(1 attempts)" in result.stderr  # no level filter: the first minimal puzzle
 
 

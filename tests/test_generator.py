@@ -7,7 +7,7 @@ import random
 import pytest
 
 from conftest import make
-from grader import grade
+from grader import GradeOptions, grade
 from grader.backtrack import count_plain
 from grader.costs import choose
 from grader.engine import Engine
@@ -160,3 +160,25 @@ def test_classic_mode_with_a_level_keeps_its_floor_and_says_what_was_asked():
 def test_a_deducible_request_needs_a_level():
     with pytest.raises(UsageError, match="level: missing"):
         Generator(Request("binairo", (6, 6), None))
+
+
+@pytest.mark.parametrize(
+    ("request_", "selection"),
+    [
+        (Request("tango", (6, 6), "easy", seed=3, costs={"pair": 1.5}), "easy"),
+        (Request("binairo", (6, 6), None, mode="unique", seed=1), None),
+    ],
+    ids=["deducible-with-costs", "classic"],
+)
+def test_generated_meta_carries_the_settings_grading_it_reports(request_, selection):
+    """The stamp of a generated puzzle: ``meta.settings`` is what ``grade`` reports when it
+    grades the puzzle with the same techniques (the level's, or all in classic mode) and
+    costs, beside the version in ``meta.generator``."""
+    found = next(Generator(request_).puzzles())
+    settings = found.data["meta"]["settings"]
+    options = GradeOptions(techniques=selection, costs=request_.costs)
+    report = grade(make(found.data), options).to_dict()
+    assert settings == report["settings"]
+    assert report["level"] == found.data["meta"]["level"]
+    if request_.costs:
+        assert settings["techniques"]["pair"] == 1.5

@@ -142,7 +142,7 @@ def bank_show(
 ) -> None:
     from rich.markup import escape
 
-    from grader.bank import Bank
+    from grader.bank import Bank, exported
     from grader.report import board_text
 
     with Bank(bank, create=False) as store:
@@ -161,7 +161,8 @@ def bank_show(
     out.print(f"[bold]{'techniques':<11}[/bold]{used}", soft_wrap=True)
     if isinstance(entry.puzzle.get("grid"), list):
         out.print(board_text([str(row) for row in entry.puzzle["grid"]]), soft_wrap=True)
-    out.print(json.dumps(entry.puzzle, ensure_ascii=False), markup=False, soft_wrap=True)
+    puzzle = exported(entry)  # as bank export writes it: the grade and its settings in meta
+    out.print(json.dumps(puzzle, ensure_ascii=False), markup=False, soft_wrap=True)
 
 
 @bank_app.command(

@@ -266,7 +266,9 @@ MAX_NAMED = 20
 """Bad puzzles of one file named on stderr before the rest are counted in one line."""
 
 
-def input_error(error: InputError, as_json: bool, source: str, quiet: bool = False) -> None:
+def input_error(
+    error: InputError | UsageError, as_json: bool, source: str, quiet: bool = False
+) -> None:
     """One line on stderr for a file that cannot be loaded (and a JSON error object);
     ``quiet``: the JSON object only."""
     if not quiet:
@@ -277,11 +279,26 @@ def input_error(error: InputError, as_json: bool, source: str, quiet: bool = Fal
 
 class Sources:
     """The puzzles of files or game IDs in order. A file, or a line of one, that does not load
-    gets its one line and sets ``code`` to EXIT_INPUT; the others still run."""
+    gets its one line and sets ``code`` to EXIT_INPUT; the others still run. So does a loaded
+    puzzle the command gives to :meth:`refuse` (an option its family cannot take)."""
 
     def __init__(self, files: list[str], as_json: bool = False, family: str | None = None) -> None:
         self.files, self.as_json, self.family = files, as_json, family
         self.code = EXIT_OK
+        self.problems = 0  # of the file being read: past MAX_NAMED they are counted only
+        self.refused = 0
+
+    def _problem(self, error: InputError | UsageError, origin: str) -> None:
+        self.problems += 1
+        if self.problems <= MAX_NAMED or self.as_json:
+            input_error(error, self.as_json, origin, quiet=self.problems > MAX_NAMED)
+        self.code = EXIT_INPUT
+
+    def refuse(self, puzzle: Puzzle, error: UsageError) -> None:
+        """The puzzle just given cannot be graded as asked (``--techniques`` naming what its
+        family lacks): one line naming it, like a puzzle that does not load; the rest run."""
+        self.refused += 1
+        self._problem(UsageError(f"{puzzle.origin}: {error}"), puzzle.origin)
 
     def __iter__(self) -> Iterator[Puzzle]:
         from grader.loading import build, entries
@@ -293,23 +310,21 @@ class Sources:
                 input_error(error, self.as_json, source)
                 self.code = EXIT_INPUT
                 continue
-            problems = 0
+            self.problems = self.refused = 0
             for entry in found:
                 try:
                     puzzle = build(entry)
                 except InputError as error:
-                    problems += 1
-                    if problems <= MAX_NAMED or self.as_json:
-                        input_error(error, self.as_json, entry.origin, quiet=problems > MAX_NAMED)
-                    self.code = EXIT_INPUT
+                    self._problem(error, entry.origin)
                     continue
                 yield puzzle
                 # The engine's plans are caches kept on the model (about 1.2 MB for a 9x9):
                 # drop them once the puzzle is done, so a file of many puzzles stays flat.
                 puzzle.model.memo.clear()
-            if problems > MAX_NAMED:
-                more = problems - MAX_NAMED
-                note(f"error: {source}: ... and {more} more puzzles that do not load")
+            if self.problems > MAX_NAMED:
+                more = self.problems - MAX_NAMED
+                why = "that do not load" + (" or cannot be graded as asked" if self.refused else "")
+                note(f"error: {source}: ... and {more} more puzzles {why}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -49,7 +49,10 @@ def run_grade(
     force: bool = False,
     family: str | None = None,
 ) -> int:
-    """Grade every puzzle of every file; bad files get one line each and exit code 2."""
+    """Grade every puzzle of every file; bad files, and puzzles whose family lacks a technique
+    ``techniques`` names (another family has it), get one line each and exit code 2. A name
+    no family knows stops the command at once."""
+    from grader.costs import SelectionError
     from grader.grading import grade
 
     if not as_json:  # the rich report (JSON lines need no rich)
@@ -62,7 +65,13 @@ def run_grade(
     sources = Sources(files, as_json, family)
     graded = []
     for puzzle in sources:
-        result = grade(puzzle, options)
+        try:
+            result = grade(puzzle, options)
+        except SelectionError as error:
+            if not error.elsewhere:
+                raise  # wrong for every family: one line, nothing graded
+            sources.refuse(puzzle, error)
+            continue
         if result.run.status == "timeout" and sources.code == EXIT_OK:
             sources.code = EXIT_TIMEOUT
         if html is not None:
