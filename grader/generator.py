@@ -309,7 +309,8 @@ class Generator:
         if self._below_solves(model, start, solution):
             return None  # too easy: checked first, as it needs no record of the steps
         techniques = self._rating_techniques(model)
-        run = self._engine(model, techniques, solution).run(start)
+        stated = family.stated_cells(model, givens)
+        run = self._engine(model, techniques, solution).run(start, stated=stated)
         if self.request.mode == "deducible" and not run.solved:
             return None
         if not self._in_band(run):

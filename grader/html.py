@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from html import escape
 
 from grader.grading import Grade
-from grader.render import HIGHLIGHT_COLOURS, board_svg, puzzle_board, states_before, step_board
+from grader.render import (
+    HIGHLIGHT_COLOURS,
+    board_svg,
+    puzzle_board,
+    stated_before,
+    states_before,
+    step_board,
+)
 
 CELL_BUDGET = 100_000
 """Cells drawn in one page at most (all boards together); later steps are listed as text."""
@@ -133,12 +140,16 @@ def puzzle_html(grade: Grade, anchor: str, budget: _Budget, candidates: bool = T
         out.append("</section>")
     out.append('<ol class="steps">')
     omitted = 0
-    for number, (step, before) in enumerate(
-        zip(grade.steps, states_before(puzzle, grade.steps), strict=True), start=1
-    ):
+    befores = zip(
+        grade.steps,
+        states_before(puzzle, grade.steps),
+        stated_before(puzzle, grade.steps),
+        strict=True,
+    )
+    for number, (step, before, stated) in enumerate(befores, start=1):
         out.append(f'<li class="step" id="{escape(anchor)}-step-{number}">')
         if budget.take(size):
-            board = step_board(puzzle, before, step, by_name.get(step.technique))
+            board = step_board(puzzle, before, step, by_name.get(step.technique), stated=stated)
             out.append(board_svg(board, candidates))
         else:
             omitted += 1

@@ -11,7 +11,7 @@ title.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -490,10 +490,23 @@ def boards_figure(
 # ---------------------------------------------------------------------------------------------
 
 
-def puzzle_board(puzzle: Puzzle, state: State | None = None, title: str = "") -> Board:
-    """The family's board of ``state`` (default: the givens), givens drawn bold."""
+def puzzle_board(
+    puzzle: Puzzle,
+    state: State | None = None,
+    title: str = "",
+    stated: Collection[int] | None = None,
+) -> Board:
+    """The family's board of ``state`` (default: the givens), givens drawn bold. ``stated``:
+    the cells stated so far, when the family places every cell by a step
+    (:func:`stated_before`): a cell down to one candidate that no step has placed yet shows
+    that candidate, not a value."""
     clues = puzzle.clue_state
     board = puzzle.family.board(puzzle.model, clues if state is None else state, clues)
+    if stated is not None and state is not None:
+        for var, variable in enumerate(puzzle.model.variables):
+            cell = (variable.row, variable.col)
+            if var not in stated and variable.kind == "cell" and cell in board.cells:
+                board.candidates[cell] = board.cells.pop(cell)
     if title:
         board.title = title
     return board
@@ -511,12 +524,18 @@ def highlight(board: Board, puzzle: Puzzle, roles: dict[str, Iterable[int]]) -> 
 
 
 def step_board(
-    puzzle: Puzzle, state: State, step: Step, technique: Technique | None, title: str = ""
+    puzzle: Puzzle,
+    state: State,
+    step: Step,
+    technique: Technique | None,
+    title: str = "",
+    stated: Collection[int] | None = None,
 ) -> Board:
-    """The board before ``step`` with the cells it used and changed highlighted."""
+    """The board before ``step`` with the cells it used and changed highlighted (``stated``:
+    see :func:`puzzle_board`)."""
     from grader.evidence import default_evidence
 
-    board = puzzle_board(puzzle, state, title)
+    board = puzzle_board(puzzle, state, title, stated)
     evidence = (
         technique.evidence(step, puzzle.model)
         if technique is not None
@@ -538,6 +557,19 @@ def states_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
     for step in steps:
         out.append(list(state))
         apply_step(state, step)
+    return out
+
+
+def stated_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[frozenset[int] | None]:
+    """The cells stated before each step, when the family places every cell by a step
+    (:meth:`Family.stated_cells`: the givens, then each step's placements); else Nones."""
+    stated = puzzle.family.stated_cells(puzzle.model, puzzle.clue_state)
+    if stated is None:
+        return [None] * len(steps)
+    out: list[frozenset[int] | None] = []
+    for step in steps:
+        out.append(frozenset(stated))
+        stated.update(var for var, _ in step.placements)
     return out
 
 

@@ -82,7 +82,7 @@ def grader_render(
     partial = False  # the picture shows a solve a --timeout cut short
     if solve or step is not None:
         from grader.grading import grade
-        from grader.render import states_before
+        from grader.render import stated_before, states_before
 
         result = grade(puzzle, grade_options(techniques, costs, guess, timeout, step is None))
         timed_out = result.run.status == "timeout"
@@ -99,8 +99,10 @@ def grader_render(
                 raise UsageError(f"--step: the solve has {reached} step(s), not {step}")
             chosen = result.steps[step - 1]  # the board before a step reached is whole
             before = states_before(puzzle, result.steps[:step])[-1]
+            stated = stated_before(puzzle, result.steps[:step])[-1]
             by_name = {t.name: t for t in result.techniques}
-            board = step_board(puzzle, before, chosen, by_name.get(chosen.technique), title)
+            technique = by_name.get(chosen.technique)
+            board = step_board(puzzle, before, chosen, technique, title, stated)
         else:
             board = puzzle_board(puzzle, result.run.state, title)
             partial = timed_out

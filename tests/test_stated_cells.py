@@ -1,0 +1,91 @@
+"""Every cell a sudoku solve fills is placed by a step the reader sees.
+
+A cell that the givens or eliminations leave with one candidate that no peer still holds was
+once taken as placed without a step: the trace never said "r5c5 = 6", and a picture drew the
+value before any step had placed it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES
+from grader.generator import Request, generate
+from grader.grading import as_puzzle, grade
+from grader.loading import load
+from grader.model import is_single
+from grader.render import stated_before, states_before, step_board
+
+SOLVED = [
+    "534678912",
+    "672195348",
+    "198342567",
+    "859761423",
+    "426853791",
+    "713924856",
+    "961537284",
+    "287419635",
+    "345286179",
+]
+
+
+def blanked(cells: list[tuple[int, int]]) -> dict:
+    """The solved grid with these cells (row, column from 0) left blank."""
+    rows = [list(row) for row in SOLVED]
+    for r, c in cells:
+        rows[r][c] = "."
+    return {"family": "sudoku", "grid": ["".join(row) for row in rows]}
+
+
+def placed_cells(result) -> set[int]:
+    return {var for step in result.steps for var, _ in step.placements}
+
+
+def blank_cells(puzzle) -> set[int]:
+    return {var for var, mask in enumerate(puzzle.clue_state) if not is_single(mask)}
+
+
+def test_cells_the_givens_decide_are_still_placed_by_steps() -> None:
+    """Three blanks, each the last cell of its box and of nothing else's business: crossing
+    out the givens leaves each one candidate no peer holds. Each is still a full house."""
+    puzzle = as_puzzle(blanked([(0, 0), (4, 4), (8, 8)]))
+    result = grade(puzzle)
+    assert result.run.solved
+    assert placed_cells(result) == blank_cells(puzzle)
+    assert {step.technique for step in result.steps} == {"full-house"}
+    assert result.to_dict()["ep"] == 1.0
+
+
+def test_every_blank_cell_of_a_solve_is_placed() -> None:
+    """The example and generated sudokus; the generator rates its puzzles as grade does."""
+    puzzles = [load(EXAMPLES / "sudoku.json")[0]]
+    made = list(generate(Request("sudoku", (9, 9), "hard", count=2, seed=3)))
+    puzzles += [as_puzzle(found.data) for found in made]
+    for puzzle in puzzles:
+        result = grade(puzzle)
+        assert result.run.solved
+        assert placed_cells(result) == blank_cells(puzzle), puzzle.id
+    for found, puzzle in zip(made, puzzles[1:], strict=True):
+        assert grade(puzzle).effort == pytest.approx(found.effort)
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_a_picture_shows_a_cell_no_step_placed_yet_as_a_candidate(number: int) -> None:
+    """Before the first full house, the other two blanks have one candidate but no value."""
+    puzzle = as_puzzle(blanked([(0, 0), (4, 4), (8, 8)]))
+    result = grade(puzzle)
+    steps = result.steps[:number]
+    before = states_before(puzzle, steps)[-1]
+    stated = stated_before(puzzle, steps)[-1]
+    by_name = {t.name: t for t in result.techniques}
+    step = steps[-1]
+    board = step_board(puzzle, before, step, by_name[step.technique], stated=stated)
+    already = {var for earlier in steps[:-1] for var, _ in earlier.placements}
+    for var in blank_cells(puzzle):
+        variable = puzzle.model.variables[var]
+        cell = (variable.row, variable.col)
+        if var in already:
+            assert cell in board.cells
+        else:
+            assert cell not in board.cells
+            assert len(board.candidates[cell]) == 1
