@@ -89,3 +89,11 @@ def test_a_picture_shows_a_cell_no_step_placed_yet_as_a_candidate(number: int) -
         else:
             assert cell not in board.cells
             assert len(board.candidates[cell]) == 1
+
+
+def test_a_siteswap_with_houses_places_every_throw() -> None:
+    """Latin runs and boxes make a siteswap grid a sudoku's kin: every throw is placed too."""
+    puzzle = load(EXAMPLES / "siteswap_sudoku.json")[0]
+    result = grade(puzzle)
+    assert result.run.solved
+    assert placed_cells(result) == blank_cells(puzzle)

@@ -25,7 +25,7 @@ from grader.board import Board
 from grader.constraints import AllDifferent, DistinctLines, rotations
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, is_single, single_value
-from grader.techniques.houses import crossed_out
+from grader.techniques.houses import crossed_out, houses_of
 from rules.siteswap.file import (
     HOLE,
     MAX_SIDE,
@@ -198,6 +198,12 @@ class Siteswap(Family):
         """With latin runs or boxes (houses), the givens' throws crossed out of their houses
         first, as in a sudoku: a given is never taken for a naked single."""
         return crossed_out(model, givens)
+
+    def stated_cells(self, model: Model, givens: State) -> set[int] | None:
+        """With latin runs or boxes, every throw is placed by a step, as in a sudoku."""
+        if not houses_of(model).cells:
+            return None
+        return {var for var, mask in enumerate(givens) if is_single(mask)}
 
     def report_fields(self, grade: Any) -> dict[str, Any]:
         values = grade.solution
