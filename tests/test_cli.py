@@ -121,6 +121,32 @@ def test_a_technique_some_families_lack_refuses_only_their_puzzles():
     assert nowhere.stderr.count("\n") == 1 and "'teleport'" in nowhere.stderr
 
 
+def test_solve_refuses_only_the_puzzles_whose_family_lacks_a_technique():
+    """``grader solve --techniques naked-single`` over several families, as grade: the sudoku
+    is solved and shown, the tango and the binairo get one line each, the JSON lines stay
+    JSON, exit 2; a name no family has stops it at once in one line."""
+    files = [str(EXAMPLES / name) for name in ("tango.json", "sudoku.json", "binairo.json")]
+    result = run("grader", "solve", "--json", "--techniques", "naked-single", *files)
+    assert result.returncode == 2, result.stderr
+    payloads = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [p.get("family") for p in payloads] == [None, "sudoku", None]
+    assert payloads[1]["solved_by"] == "techniques" and len(payloads[1]["solution"]) == 9
+    assert [p["error"] for p in payloads if "error" in p] == [
+        line.removeprefix("error: ") for line in result.stderr.splitlines()
+    ]
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2, result.stderr
+    for line, name in zip(lines, ("tango", "binairo"), strict=True):
+        assert line.startswith(f"error: {EXAMPLES / name}.json: --techniques: unknown ")
+        assert "'naked-single'" in line
+    shown = run("grader", "solve", "--techniques", "naked-single", *files)
+    assert shown.returncode == 2 and len(shown.stderr.strip().splitlines()) == 2
+    assert "sudoku: solved by deduction" in shown.stdout
+    nowhere = run("grader", "solve", "--techniques", "naked-single,teleport", *files)
+    assert (nowhere.returncode, nowhere.stdout) == (2, "")
+    assert nowhere.stderr.count("\n") == 1 and "'teleport'" in nowhere.stderr
+
+
 def test_hint_prints_only_the_next_step():
     result = run("grader", "hint", "--json", str(EXAMPLES / "binairo.json"))
     hint = json.loads(result.stdout)["hint"]

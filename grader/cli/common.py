@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from typer.core import TyperCommand
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
     from grader.family import Puzzle
     from grader.grading import GradeOptions
+
+T = TypeVar("T")
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -299,6 +301,22 @@ class Sources:
         family lacks): one line naming it, like a puzzle that does not load; the rest run."""
         self.refused += 1
         self._problem(UsageError(f"{puzzle.origin}: {error}"), puzzle.origin)
+
+    def graded(self, work: Callable[[Puzzle], T]) -> Iterator[tuple[Puzzle, T]]:
+        """Each puzzle with ``work(puzzle)`` (grading it), but for the puzzles whose family lacks
+        a technique ``--techniques`` names that another family has: they are :meth:`refuse`d
+        and the rest run. A name no family has is wrong for all: raised, it stops the command."""
+        from grader.costs import SelectionError
+
+        for puzzle in self:
+            try:
+                done = work(puzzle)
+            except SelectionError as error:
+                if not error.elsewhere:
+                    raise  # one line, nothing more done
+                self.refuse(puzzle, error)
+                continue
+            yield puzzle, done
 
     def __iter__(self) -> Iterator[Puzzle]:
         from grader.loading import build, entries

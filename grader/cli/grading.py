@@ -52,7 +52,6 @@ def run_grade(
     """Grade every puzzle of every file; bad files, and puzzles whose family lacks a technique
     ``techniques`` names (another family has it), get one line each and exit code 2. A name
     no family knows stops the command at once."""
-    from grader.costs import SelectionError
     from grader.grading import grade
 
     if not as_json:  # the rich report (JSON lines need no rich)
@@ -64,14 +63,7 @@ def run_grade(
     options = grade_options(techniques, costs, guess, timeout, exact)
     sources = Sources(files, as_json, family)
     graded = []
-    for puzzle in sources:
-        try:
-            result = grade(puzzle, options)
-        except SelectionError as error:
-            if not error.elsewhere:
-                raise  # wrong for every family: one line, nothing graded
-            sources.refuse(puzzle, error)
-            continue
+    for _, result in sources.graded(lambda puzzle: grade(puzzle, options)):
         if result.run.status == "timeout" and sources.code == EXIT_OK:
             sources.code = EXIT_TIMEOUT
         if html is not None:
@@ -136,8 +128,7 @@ def grader_solve(
 
     options = grade_options(techniques, costs, True, timeout, True)
     sources = Sources(files, as_json, family)
-    for puzzle in sources:
-        result, how, grid = solve_one(puzzle, options)
+    for puzzle, (result, how, grid) in sources.graded(lambda puzzle: solve_one(puzzle, options)):
         if as_json:
             payload = {
                 "id": puzzle.id,
