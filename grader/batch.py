@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grader.costs import check_selection
 from grader.errors import InputError, UsageError
 from grader.family import Puzzle
 from grader.grading import GradeOptions
@@ -577,6 +578,7 @@ def run_batch(
     options = options or GradeOptions()
     if workers < 1:
         raise UsageError("--workers: must be at least 1")
+    check_selection(options.techniques)  # wrong for every row: stop before any work
     fingerprint = settings_fingerprint(options, bank)
     done: dict[str, dict] = {}
     if journal is not None and resume and journal.exists():

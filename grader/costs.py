@@ -221,6 +221,34 @@ def known_anywhere(key: str) -> bool:
     return any(key in family.levels for family in families().values())
 
 
+def selection_keys(selection: str) -> list[tuple[bool, str]]:
+    """Each item of a selection string: whether it removes (``-``), and its name."""
+    items = [item.strip() for item in selection.split(",") if item.strip()]
+    return [
+        (item.startswith("-"), item[1:] if item.startswith("-") else item.lstrip("+"))
+        for item in items
+    ]
+
+
+def check_selection(selection: str | None) -> None:
+    """Refuse a selection naming something no installed family has (a :class:`SelectionError`,
+    not ``elsewhere``): it is wrong for every puzzle, so a command grading many into one
+    output stops before any work instead of failing each puzzle."""
+    if not selection:
+        return
+    nowhere = [key for _, key in selection_keys(selection) if not known_anywhere(key)]
+    if nowhere:
+        key = nowhere[0]
+        names = sorted(
+            every_technique_name() | {lv for f in families().values() for lv in f.levels}
+        )
+        raise SelectionError(
+            f"--techniques: unknown technique or level {key!r}: no family has it"
+            f"{_did_you_mean(key, names)}",
+            elsewhere=False,
+        )
+
+
 def select(
     table: Sequence[TechniqueSpec], levels: Sequence[str], selection: str | None
 ) -> set[str]:
@@ -228,12 +256,8 @@ def select(
     defaults = {spec.technique_name for spec in table if spec.default}
     if not selection:
         return defaults
-    items = [item.strip() for item in selection.split(",") if item.strip()]
     names = {spec.technique_name for spec in table}
-    keys = [
-        (item.startswith("-"), item[1:] if item.startswith("-") else item.lstrip("+"))
-        for item in items
-    ]
+    keys = selection_keys(selection)
     unknown = [key for _, key in keys if key not in levels and key not in names]
     if unknown:
         nowhere = [key for key in unknown if not known_anywhere(key)]
@@ -243,7 +267,7 @@ def select(
             f"--techniques: unknown technique or level {key!r} (known: {known})",
             elsewhere=not nowhere,
         )
-    removing = items[0].startswith("-")
+    removing = keys[0][0]
     chosen = set(defaults) if removing else set()
     for minus, key in keys:
         if key in levels:

@@ -16,7 +16,7 @@ import pytest
 from test_cli import run
 
 from conftest import EXAMPLES, make
-from grader import grade, load
+from grader import GradeOptions, grade, load
 from grader.batch import (
     COLUMNS,
     JOURNAL_VERSION,
@@ -25,6 +25,7 @@ from grader.batch import (
     journal_path,
     read_frame,
 )
+from grader.costs import SelectionError
 from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
 
 COMPARED = [c for c in COLUMNS if c != "seconds"]
@@ -120,6 +121,30 @@ def test_cli_bad_requests_are_one_line(tmp_path, collection):
     result = run("grader", "batch", str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "r.csv"))
     assert result.returncode == 2 and "nope.jsonl" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_technique_no_family_has_stops_the_batch_before_any_output(tmp_path):
+    """``--techniques`` naming what no family has is wrong for every row: one line, exit 2,
+    no output (nor a journal or a temporary file) left, as grade stops."""
+    files = [str(EXAMPLES / name) for name in ("tango.json", "sudoku.json")]
+    out = tmp_path / "new" / "r.csv"
+    result = run("grader", "batch", *files, "-o", str(out), "--techniques", "teleport")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "'teleport'" in result.stderr, result.stderr
+    assert result.stderr.startswith("error: --techniques: ")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(SelectionError, match="'teleport'"):  # the Python API stops too
+        grade_many(files, options=GradeOptions(techniques="teleport"))
+
+
+def test_a_technique_some_families_lack_gives_error_rows_for_theirs(tmp_path):
+    files = [str(EXAMPLES / name) for name in ("tango.json", "sudoku.json")]
+    out = tmp_path / "r.csv"
+    result = run("grader", "batch", *files, "-o", str(out), "--techniques", "naked-single")
+    assert result.returncode == 2, result.stderr
+    frame = read_frame(out)
+    assert frame["error"].isna().tolist() == [False, True]
+    assert "'naked-single'" in frame["error"][0]
 
 
 def interrupt_half_way(command, journal, cwd, at_rows):

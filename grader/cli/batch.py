@@ -68,7 +68,9 @@ def grader_batch(
     from pathlib import Path
 
     from grader.batch import BatchInterrupted, grade_to_file, prepare_output, tasks_from
+    from grader.costs import check_selection
 
+    check_selection(techniques)  # a name no family has: one line, before any file is touched
     journal = prepare_output(output, force=force, resume=resume, bank=bank, note=note)
     tasks = tasks_from(inputs)
     options = grade_options(techniques, costs, guess, timeout, exact)
