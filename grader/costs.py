@@ -224,6 +224,10 @@ def known_anywhere(key: str) -> bool:
 def selection_keys(selection: str) -> list[tuple[bool, str]]:
     """Each item of a selection string: whether it removes (``-``), and its name."""
     items = [item.strip() for item in selection.split(",") if item.strip()]
+    if not items:
+        raise SelectionError(
+            f"--techniques: {selection!r} names no technique or level", elsewhere=False
+        )
     return [
         (item.startswith("-"), item[1:] if item.startswith("-") else item.lstrip("+"))
         for item in items

@@ -182,6 +182,11 @@ REQUESTS: dict[str, tuple[list[str], str]] = {
     "generate-sudoku-shape": (["generate", "sudoku", "--size", "9x6"], "square"),
     "generate-option": (["generate", "binairo", "--option", "unique_lines"], "--option"),
     "grade-unknown-technique": (["grade", "--techniques", "teleport", TANGO], "teleport"),
+    "grade-empty-techniques": (["grade", "--techniques", " , ", TANGO], "names no technique"),
+    "batch-empty-techniques": (
+        ["batch", TANGO, "-o", "{tmp}/out.csv", "--techniques", ","],
+        "names no technique",
+    ),
     "grade-timeout-negative": (["grade", "--timeout", "-1", TANGO], "--timeout"),
     "schema-unknown-family": (["schema", "kakuro"], "kakuro"),
     "techniques-unknown-family": (["techniques", "kakuro"], "kakuro"),
