@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
-from grader.board import Board
+from grader.board import Board, Cell
 from grader.errors import FieldProblem
 from grader.model import Model, State, is_single, single_value, values_of
 from grader.technique import Technique
@@ -185,6 +185,15 @@ class Family:
             elif mask != variable.domain:
                 board.candidates[cell] = "".join(model.symbol(v) for v in values_of(mask))
         return board
+
+    def variable_cells(self, model: Model, var: int) -> tuple[Cell, ...]:
+        """The board cells a picture marks for variable ``var`` (its evidence, its change):
+        the default, the one cell at its row and column (none without one).
+
+        A family whose variables stand for more than a cell overrides it (path puzzles: an
+        edge, both cells it joins)."""
+        variable = model.variables[var]
+        return ((variable.row, variable.col),) if variable.row >= 0 else ()
 
     def start_state(self, model: Model, givens: State) -> State:
         """The candidates a solver of a file with these givens starts from (the givens

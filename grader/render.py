@@ -513,13 +513,16 @@ def puzzle_board(
 
 
 def highlight(board: Board, puzzle: Puzzle, roles: dict[str, Iterable[int]]) -> Board:
-    """Mark the cells of variables by role (``unit``, ``used``, ``changed``); stronger wins."""
-    variables = puzzle.model.variables
+    """Mark the cells of variables by role (``unit``, ``used``, ``changed``); stronger wins.
+
+    A variable marks the cells its family says it covers
+    (:meth:`~grader.family.Family.variable_cells`: a path puzzle's edge, both its cells)."""
+    model, cells_of = puzzle.model, puzzle.family.variable_cells
     for role in HIGHLIGHT_ORDER:
         for var in roles.get(role, ()):
-            variable = variables[var]
-            if 0 <= variable.row < board.rows and 0 <= variable.col < board.cols:
-                board.highlights[(variable.row, variable.col)] = role
+            for row, col in cells_of(model, var):
+                if 0 <= row < board.rows and 0 <= col < board.cols:
+                    board.highlights[(row, col)] = role
     return board
 
 

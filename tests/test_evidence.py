@@ -12,7 +12,7 @@ from grader import grade, load
 from grader.evidence import constraints_by_label, default_evidence
 from grader.explain import Explainer
 from grader.registry import families
-from grader.render import puzzle_board
+from grader.render import puzzle_board, states_before, step_board
 from grader.testing.examples import replay
 from rules.path.model import ON, geometry
 
@@ -205,3 +205,55 @@ def test_a_bug_step_marks_its_cell_and_the_houses_that_count_its_value():
     houses = [c.label for c in model.constraints if cell in c.vars and c.label in labels]
     assert set(step.data["houses"]) <= set(houses) and step.data["houses"]
     assert evidence.units == {v for label in step.data["houses"] for v in labels[label]}
+
+
+def path_step_boards():
+    """Each step of grading examples/path.json with its evidence and its picture's board."""
+    result = grade(load(str(EXAMPLES / "path.json"))[0])
+    puzzle = result.puzzle
+    by_name = {t.name: t for t in result.techniques}
+    befores = states_before(puzzle, result.steps)
+    for before, step in zip(befores, result.steps, strict=True):
+        technique = by_name[step.technique]
+        board = step_board(puzzle, before, step, technique)
+        yield puzzle.model, step, technique.evidence(step, puzzle.model), board
+
+
+def test_a_path_step_marks_both_cells_of_an_edge_it_used_or_changed():
+    """An edge variable names one of its cells as its row and column; its picture marks both
+    (a door its one cell), whatever role and whichever technique."""
+    seen = set()
+    for model, step, evidence, board in path_step_boards():
+        geo = geometry(model)
+        for role, variables in (("used", evidence.used), ("changed", evidence.changed)):
+            for var in variables:
+                edge = geo.edge_of.get(var)
+                if edge is None:
+                    continue
+                ends = {edge.a} if edge.door else {edge.a, edge.b}
+                assert ends <= set(board.highlights), (step.technique, model.name(var))
+                if not edge.door:
+                    seen.add((step.technique, role))
+    assert ("links", "used") in seen and ("two-ways", "changed") in seen
+
+
+def test_a_path_links_step_marks_the_cell_it_enters_and_the_cell_it_comes_from():
+    """An edge on the path puts its cell on the path: the picture marks that cell changed and
+    the edge's other cell used, whichever of the two the edge variable names."""
+    entered = [
+        (model, step, evidence, board)
+        for model, step, evidence, board in path_step_boards()
+        if step.technique == "links" and step.data["mode"] == "entered"
+    ]
+    named = set()
+    for model, step, evidence, board in entered:
+        edge = geometry(model).edge_of[step.data["vars"][0]]
+        assert edge.b is not None and edge.var in evidence.used
+        cell = model.variables[step.placements[0][0]]
+        entered_cell = (cell.row, cell.col)
+        (other,) = {edge.a, edge.b} - {entered_cell}
+        assert board.highlights[entered_cell] == "changed"
+        assert board.highlights[other] == "used", model.name(edge.var)
+        variable = model.variables[edge.var]
+        named.add((variable.row, variable.col) == entered_cell)
+    assert named == {True, False}  # the edge names the entered cell in one step, not in another

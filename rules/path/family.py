@@ -42,6 +42,7 @@ from rules.path.model import (
     ON,
     OPPOSITE,
     SIDES,
+    Cell,
     Door,
     geometry,
     path_model,
@@ -217,6 +218,13 @@ class PathPuzzles(Family):
             else:
                 board.paths.append([edge.b, edge.a])
         return board
+
+    def variable_cells(self, model: Model, var: int) -> tuple[Cell, ...]:
+        """A cell itself, an edge both cells it joins, a door its one cell."""
+        edge = geometry(model).edge_of.get(var)
+        if edge is None:
+            return super().variable_cells(model, var)
+        return (edge.a,) if edge.b is None else (edge.a, edge.b)
 
     # -- techniques -------------------------------------------------------------------------
 
