@@ -516,11 +516,16 @@ def highlight(board: Board, puzzle: Puzzle, roles: dict[str, Iterable[int]]) -> 
     """Mark the cells of variables by role (``unit``, ``used``, ``changed``); stronger wins.
 
     A variable marks the cells its family says it covers
-    (:meth:`~grader.family.Family.variable_cells`: a path puzzle's edge, both its cells)."""
+    (:meth:`~grader.family.Family.variable_cells`: a path puzzle's edge, both its cells). Units
+    are regions of cells: they mark the cells of their one-cell variables when they have any,
+    not the far ends of the edges a path puzzle's row clue also reads."""
     model, cells_of = puzzle.model, puzzle.family.variable_cells
     for role in HIGHLIGHT_ORDER:
-        for var in roles.get(role, ()):
-            for row, col in cells_of(model, var):
+        covered = [cells_of(model, var) for var in roles.get(role, ())]
+        if role == "unit" and any(len(cells) == 1 for cells in covered):
+            covered = [cells for cells in covered if len(cells) == 1]
+        for cells in covered:
+            for row, col in cells:
                 if 0 <= row < board.rows and 0 <= col < board.cols:
                     board.highlights[(row, col)] = role
     return board

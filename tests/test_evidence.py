@@ -257,3 +257,22 @@ def test_a_path_links_step_marks_the_cell_it_enters_and_the_cell_it_comes_from()
         variable = model.variables[edge.var]
         named.add((variable.row, variable.col) == entered_cell)
     assert named == {True, False}  # the edge names the entered cell in one step, not in another
+
+
+def test_a_path_line_unit_marks_the_cells_of_its_line_alone():
+    """A row's or column's clue also reads the edges leaving the line; its picture marks the
+    cells of the line and no cell beside it."""
+    lines = set()
+    for model, step, _evidence, board in path_step_boards():
+        unit = step.data.get("unit")
+        if not isinstance(unit, str):
+            continue
+        kind, number = unit.split()
+        axis, index = (0 if kind == "row" else 1), int(number) - 1
+        line = set(geometry(model).line_cells(kind, index))
+        marked = {cell for cell, role in board.highlights.items() if role == "unit"}
+        assert marked <= line, (step.technique, unit)
+        assert line <= set(board.highlights), (step.technique, unit)
+        assert all(cell[axis] == index for cell in line)
+        lines.add(kind)
+    assert lines == {"row", "column"}
