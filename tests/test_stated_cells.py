@@ -7,13 +7,20 @@ value before any step had placed it.
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import EXAMPLES
+from grader.costs import choose
+from grader.engine import Engine
 from grader.generator import Request, generate
 from grader.grading import as_puzzle, grade
 from grader.loading import load
 from grader.model import is_single
+from grader.registry import families
 from grader.render import stated_before, states_before, step_board
 
 SOLVED = [
@@ -97,3 +104,39 @@ def test_a_siteswap_with_houses_places_every_throw() -> None:
     result = grade(puzzle)
     assert result.run.solved
     assert placed_cells(result) == blank_cells(puzzle)
+
+
+SHAPES = (
+    ("sudoku", (4, 4), {}),
+    ("sudoku", (9, 9), {}),
+    ("siteswap", (9, 9), {"latin": True, "boxes": True}),
+)
+
+
+@pytest.mark.parametrize(("name", "size", "options"), SHAPES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), share=st.floats(0.25, 0.75))
+def test_stating_every_cell_changes_no_end(name, size, options, seed, share) -> None:
+    """From random givens of a random solution, the run that states every cell ends where the
+    run that takes single cells as placed ends (status and candidates), and places every
+    blank cell it solves by a step; a cell it places takes its value in the solution."""
+    family = families()[name]
+    rng = random.Random(seed)
+    template = family.empty_model(size, options)
+    solution = family.random_solution(template, rng)
+    model = template
+    givens = [
+        1 << value if rng.random() < share else mask
+        for value, mask in zip(solution, model.initial_state(), strict=True)
+    ]
+    start = family.start_state(model, givens)
+    stated = family.stated_cells(model, givens)
+    assert stated is not None
+    engine = Engine(model, choose(family, model, "hard"), solutions=[solution], unique=False)
+    plain, told = engine.run(start), engine.run(start, stated=stated)
+    assert (told.status, told.state) == (plain.status, plain.state)
+    placed = {var: value for step in told.steps for var, value in step.placements}
+    assert all(solution[var] == value for var, value in placed.items())
+    if told.solved:
+        blanks = {var for var, mask in enumerate(givens) if not is_single(mask)}
+        assert blanks <= set(placed)
