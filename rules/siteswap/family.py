@@ -200,8 +200,12 @@ class Siteswap(Family):
         return crossed_out(model, givens)
 
     def stated_cells(self, model: Model, givens: State) -> set[int] | None:
-        """With latin runs or boxes, every throw is placed by a step, as in a sudoku."""
-        if not houses_of(model).cells:
+        """With latin runs or boxes that hold every throw (as many cells as throws), every
+        throw is placed by a step, as in a sudoku. A shorter run need not hold every throw:
+        no full house or hidden single could place a throw there, and the siteswap rules
+        take a single throw as written in, so a cell is done once it has one throw."""
+        houses = houses_of(model)
+        if not houses.cells or not all(houses.covering):
             return None
         return {var for var, mask in enumerate(givens) if is_single(mask)}
 
