@@ -371,6 +371,10 @@ class Engine:
                     open_count -= self._apply_wave(state, wave, steps, dirty, said)
                 finally:
                     waves.append(len(steps) - taken)
+                if len(steps) == taken:  # steps that change nothing: asking again finds them
+                    waves.pop()
+                    status = "solved" if open_count == 0 else "stuck"
+                    break
                 for ti in range(len(stale)):
                     stale[ti] = True
                 status = "solved" if open_count == 0 else "stuck"
