@@ -242,6 +242,9 @@ class Bank:
             raise InputError(str(path), "", "no such puzzle bank")
         if self.path.is_dir():
             raise InputError(str(path), "", "is a directory, expected a puzzle bank file")
+        self.old_schema: str | None = None
+        """The earlier schema of a bank that could not be upgraded (read only): it is read as
+        it is and refuses additions."""
         try:
             self.db = sqlite3.connect(self.path)
             self.db.executescript(SCHEMA)
@@ -273,12 +276,25 @@ class Bank:
                     "UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),)
                 )
         except sqlite3.OperationalError as error:
-            if "readonly" not in str(error):
+            if "readonly" not in str(error) and "unable to open" not in str(error):
                 raise InputError(
                     str(self.path),
                     "",
                     f"cannot be upgraded to bank schema {SCHEMA_VERSION} ({error})",
                 ) from None
+            found = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            self.old_schema = found[0]
+
+    def require_writable(self) -> None:
+        """Refuse (one line) to store into a bank of an earlier schema that could not be
+        upgraded (a file this process cannot write)."""
+        if self.old_schema is not None:
+            raise InputError(
+                str(self.path),
+                "",
+                f"has bank schema {self.old_schema} and cannot be written, so not upgraded to "
+                f"{SCHEMA_VERSION}: it can be read, not added to",
+            )
 
     def close(self) -> None:
         self.db.close()
@@ -293,6 +309,7 @@ class Bank:
 
     def add(self, records: Iterable[dict[str, Any]]) -> tuple[int, int]:
         """Store graded puzzles with exactly one solution; (added, already in the bank)."""
+        self.require_writable()
         added = duplicates = 0
         now = _now()
         with self.db:
@@ -400,6 +417,7 @@ class Bank:
 
     def mark_published(self, refs: Iterable[str], when: str | None = None) -> int:
         """Set the published date of these entries; the number changed."""
+        self.require_writable()
         stamp = when or _now()
         with self.db:
             return sum(
@@ -437,7 +455,8 @@ def check_bank(path: str | Path) -> None:
     be made, without creating the bank."""
     target = Path(path)
     if target.exists():
-        Bank(target).close()
+        with Bank(target) as store:
+            store.require_writable()
         return
     try:
         make_folder(target)

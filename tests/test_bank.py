@@ -13,7 +13,7 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.bank import LIST_COLUMNS, Bank, canonical, parse_size
+from grader.bank import LIST_COLUMNS, Bank, canonical, check_bank, parse_size
 from grader.errors import InputError, UsageError
 from puzzle_sets import unique_puzzle, write_jsonl
 
@@ -335,6 +335,11 @@ def test_a_bank_of_schema_1_opens_and_is_upgraded(tmp_path, monkeypatch):
         patch.setattr(sqlite3, "connect", lambda p: connect(f"file:{p}?mode=ro", uri=True))
         with Bank(path) as store:
             assert [(e.id, e.settings) for e in store.query()] == [("old", None)]
+            tango = make(json.loads((EXAMPLES / "tango.json").read_text()))
+            with pytest.raises(InputError, match="schema 1 and cannot be written"):
+                store.add_grade(grade(tango))
+        with pytest.raises(InputError, match="schema 1 and cannot be written"):
+            check_bank(path)  # batch --bank refuses it before grading anything
     assert connect(path).execute("SELECT value FROM meta").fetchone() == ("1",)
     listing = run("grader", "bank", "list", "--json", str(path))
     assert listing.returncode == 0, listing.stderr
