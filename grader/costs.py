@@ -261,7 +261,14 @@ def select(
     if not selection:
         return defaults
     names = {spec.technique_name for spec in table}
-    keys = selection_keys(selection)
+    given = selection_keys(selection)
+    removing = given[0][0]  # a selection starting with a removal starts from the defaults
+    # removing what another family has is nothing to remove here (a selection for several)
+    keys = [
+        (minus, key)
+        for minus, key in given
+        if not (minus and key not in levels and key not in names and known_anywhere(key))
+    ]
     unknown = [key for _, key in keys if key not in levels and key not in names]
     if unknown:
         nowhere = [key for key in unknown if not known_anywhere(key)]
@@ -271,7 +278,6 @@ def select(
             f"--techniques: unknown technique or level {key!r} (known: {known})",
             elsewhere=not nowhere,
         )
-    removing = keys[0][0]
     chosen = set(defaults) if removing else set()
     for minus, key in keys:
         if key in levels:

@@ -9,7 +9,14 @@ import pytest
 from test_cli import run
 
 from conftest import EXAMPLES, make
-from grader.costs import CostsError, build_table, choose, load_costs, technique_table
+from grader.costs import (
+    CostsError,
+    SelectionError,
+    build_table,
+    choose,
+    load_costs,
+    technique_table,
+)
 from grader.grading import GradeOptions, grade, hint
 from grader.registry import families
 
@@ -188,3 +195,18 @@ def test_hint_offers_a_uniqueness_step_as_grade_does(tmp_path):
     path.write_text(json.dumps(UR_FIRST))
     result = run("grader", "hint", "--json", "--techniques", "unique-rectangle,bug", str(path))
     assert json.loads(result.stdout)["hint"]["technique"] == "unique-rectangle", result.stderr
+
+
+def test_removing_what_only_another_family_has_removes_nothing() -> None:
+    """A selection for files of several families (``-x-wing`` is a sudoku technique): a
+    binairo keeps its defaults, or loses only its own names; a name no family has is refused."""
+    puzzle = make(json.loads((EXAMPLES / "binairo.json").read_text()))
+
+    def names(selection: str | None) -> set[str]:
+        return {t.name for t in choose(puzzle.family, puzzle.model, selection)}
+
+    assert names("-x-wing") == names(None)
+    assert names("-x-wing,-pair") == names(None) - {"pair"}
+    assert names("-x-wing,pair") == names(None)  # starts from the defaults, as "-" does
+    with pytest.raises(SelectionError, match="teleport"):
+        names("-teleport")
