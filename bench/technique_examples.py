@@ -44,6 +44,7 @@ from grader.engine import Engine
 from grader.exact import count_solutions
 from grader.family import Family
 from grader.generator import Request, generate
+from grader.grading import stated_at_start
 from grader.loading import load, puzzle_from_dict
 from grader.model import Model
 from grader.registry import families
@@ -88,22 +89,23 @@ def waves(
     model = puzzle.model
     engine = Engine(model, choose(puzzle.family, model), solutions=found)
     state = list(puzzle.givens)
+    stated = stated_at_start(puzzle)
     for number in itertools.count():
         if limit is not None and number >= limit:
             return
         engine.deadline = time.monotonic() + WAVE_SECONDS
-        run = engine.run(state, max_steps=1)
+        run = engine.run(state, max_steps=1, stated=stated)
         if run.status in ("timeout", "contradiction"):
             return
         if not run.steps:
             if run.status == "stuck":
                 guessing = Engine(model, choose(puzzle.family, model, guess=True), solutions=found)
-                guessed = guessing.run(state, max_steps=1)
+                guessed = guessing.run(state, max_steps=1, stated=stated)
                 if guessed.steps:
                     yield number, guessed.steps, model, state, found
             return
         yield number, run.steps, model, state, found
-        state = list(run.state)
+        state, stated = list(run.state), run.stated
 
 
 def alone_waves(

@@ -185,7 +185,8 @@ def puzzle_html(grade: Grade, anchor: str, budget: _Budget, candidates: bool = T
         out.append(f'<p class="contradiction">contradiction: {escape(reason)}</p>')
     if grade.steps and budget.take(size):
         out.append(f'<section class="end"><h3>{escape(grade.status_text().capitalize())}</h3>')
-        out.append(board_svg(puzzle_board(puzzle, grade.run.state), candidates))
+        end = puzzle_board(puzzle, grade.run.state, stated=grade.run.stated)
+        out.append(board_svg(end, candidates))
         out.append("</section>")
     out.append("</article>")
     return "".join(out)

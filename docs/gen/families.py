@@ -78,7 +78,7 @@ def run_example(family: Family, name: str, entry: dict[str, Any]) -> tuple[Any, 
         raise RuntimeError(f"{family.name}: the {name} example fires {fired}")
     by_name = {t.name: t for t in wave.techniques}
     explainer = Explainer(wave.puzzle.model, wave.techniques)
-    return wave.puzzle, wave.state, run.steps, explainer, by_name
+    return wave.puzzle, wave.state, run.steps, explainer, by_name, wave.stated
 
 
 def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, Any]) -> str:
@@ -98,11 +98,11 @@ def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, 
         reason = doc.get("missing", {}).get(name, "no example state was found yet")
         lines += [f'!!! note "No picture"\n    {reason}', ""]
         return "\n".join(lines)
-    puzzle, state, steps, ex, by_name = run_example(family, name, entry)
+    puzzle, state, steps, ex, by_name, stated = run_example(family, name, entry)
     step = steps[0]
     picture = f"img/{family.name}/{name}.svg"
     with mkdocs_gen_files.open(f"families/{picture}", "w") as out:
-        out.write(svg(step_board(puzzle, state, step, by_name[name])))
+        out.write(svg(step_board(puzzle, state, step, by_name[name], stated=stated)))
     more = len(steps) - 1
     wave = f" The same wave takes {more} more step(s) of it." if more else ""
     replay = entry.get("replay", 0)

@@ -104,7 +104,7 @@ def grader_render(
             technique = by_name.get(chosen.technique)
             board = step_board(puzzle, before, chosen, technique, title, stated)
         else:
-            board = puzzle_board(puzzle, result.run.state, title)
+            board = puzzle_board(puzzle, result.run.state, title, result.run.stated)
             partial = timed_out
     else:
         board = puzzle_board(puzzle, title=title)

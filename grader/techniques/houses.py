@@ -85,13 +85,9 @@ class Houses:
     ) -> list[int]:
         """The cells of ``house`` not yet placed. ``placed``: cells known placed (skipped; the
         cells found placed are added: a placed cell stays placed as the state narrows).
-        ``stated``: when given, only these cells can be placed (:attr:`Context.stated`)."""
+        ``stated`` (with ``placed``): only these cells can be placed (:attr:`Context.stated`)."""
         if placed is None:
-            return [
-                v
-                for v in self.cells[house]
-                if not self.placed(state, v) or (stated is not None and v not in stated)
-            ]
+            return [v for v in self.cells[house] if not self.placed(state, v)]
         out = []
         read_peers = self.read_peers
         for v in self.cells[house]:

@@ -16,6 +16,7 @@ from grader.costs import choose
 from grader.engine import Engine, Run
 from grader.exact import count_solutions
 from grader.family import Family, Puzzle
+from grader.grading import stated_at_start
 from grader.loading import puzzle_from_dict
 from grader.technique import Technique
 
@@ -30,6 +31,8 @@ class ExampleWave:
     state: list[int]
     run: Run
     techniques: list[Technique]
+    stated: frozenset[int] | None = None
+    """The cells stated before the wave, when the family places every cell by a step."""
 
 
 def replay(family: Family, name: str, entry: dict[str, Any]) -> ExampleWave:
@@ -40,13 +43,15 @@ def replay(family: Family, name: str, entry: dict[str, Any]) -> ExampleWave:
     _, found = count_solutions(model, puzzle.givens, 2)
     engine = Engine(model, choose(family, model), solutions=found)
     state = list(puzzle.givens)
+    stated = stated_at_start(puzzle)
     for number in range(entry.get("replay", 0)):
-        replayed = engine.run(state, max_steps=1)
+        replayed = engine.run(state, max_steps=1, stated=stated)
         if not replayed.steps or replayed.status == "contradiction":
             raise ValueError(f"{family.name} {name} example: wave {number + 1} does not replay")
-        state = list(replayed.state)
+        state, stated = list(replayed.state), replayed.stated
     techniques = choose(family, model, guess=name == "guess")
     if entry.get("alone"):  # a state where a cheaper technique fires too
         techniques = [t for t in choose(family, model, guess=True) if t.name == name]
-    run = Engine(model, techniques, solutions=found).run(state, max_steps=1)
-    return ExampleWave(puzzle, found, state, run, techniques)
+    run = Engine(model, techniques, solutions=found).run(state, max_steps=1, stated=stated)
+    told = None if stated is None else frozenset(stated)
+    return ExampleWave(puzzle, found, state, run, techniques, told)
