@@ -157,6 +157,7 @@ class AlignedExclusion(Technique):
         bases = base_cells(houses, state, self.degree)
         cache = ctx.model.memo.setdefault(("aligned", self.degree), {})
         base_bits = sum(1 << v for v in bases)
+        tried: set[int] = set()  # triplets met before as another pair and tail: found nothing
         for a, b in combinations(list(bases), 2):
             common_ab = bases[a] & bases[b]
             if common_ab.bit_count() < 2:
@@ -166,11 +167,15 @@ class AlignedExclusion(Technique):
             else:
                 area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
                 groups = []
+                pair_bits = 1 << a | 1 << b
                 for tail in combinations(cells_of(area), self.degree - 2):
                     common = common_ab
+                    group_bits = pair_bits
                     for v in tail:
                         common &= bases[v]
-                    if common.bit_count() >= 2:
+                        group_bits |= 1 << v
+                    if common.bit_count() >= 2 and group_bits not in tried:
+                        tried.add(group_bits)  # its other orders give the same answer
                         groups.append(((a, b, *tail), common))
             for cells, common in groups:
                 if not self.may_exclude(houses, state, cells, common):
