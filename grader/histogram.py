@@ -144,7 +144,7 @@ def _effort_panel(axes, rows: pd.DataFrame, levels: Sequence[str]) -> None:
         edgecolor="white",
         linewidth=0.3,
     )
-    axes.set_xlabel("effort (sum of step costs)")
+    axes.set_xlabel("effort (the work of the whole solve)")
     axes.set_ylabel("puzzles")
     axes.set_ylim(0, axes.get_ylim()[1] * 1.25)
     _legend(axes)

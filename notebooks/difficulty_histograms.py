@@ -17,7 +17,7 @@
 # # Difficulty histograms
 #
 # Grades collections of puzzles and draws what the grader finds per family: difficulty (the
-# cost of the hardest step) and effort (the sum of step costs) by level, and how often each
+# cost of the hardest step) and effort (the work of the whole solve) by level, and how often each
 # technique is used. Where a collection carries levels someone else gave it (the puzzle
 # sites' levels for Binairo), they are set against the measured ones.
 #
