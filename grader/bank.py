@@ -20,7 +20,7 @@ from typing import Any
 
 from grader.errors import InputError, UsageError
 from grader.family import Puzzle
-from grader.output import make_folder
+from grader.output import make_folder, probe_folder
 
 SCHEMA_VERSION = 2
 SCHEMA = """
@@ -451,8 +451,8 @@ def _json_or_none(value: Any) -> str | None:
 
 
 def check_bank(path: str | Path) -> None:
-    """Refuse (one line) a bank file that exists but is no puzzle bank, or whose folder cannot
-    be made, without creating the bank."""
+    """Refuse (one line) a bank file that exists but is no puzzle bank or cannot be added to,
+    or whose folder cannot be made or written, without creating the bank."""
     target = Path(path)
     if target.exists():
         with Bank(target) as store:
@@ -460,6 +460,7 @@ def check_bank(path: str | Path) -> None:
         return
     try:
         make_folder(target)
+        probe_folder(target)
     except UsageError as error:
         raise InputError(str(path), "", str(error).removeprefix(f"{target}: ")) from None
 

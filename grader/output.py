@@ -19,11 +19,11 @@ def check_new(path: str | Path, force: bool) -> Path:
     if target.exists() and not force:
         raise UsageError(f"{target}: already exists (use --force to overwrite it)")
     make_folder(target)
-    _probe(target)
+    probe_folder(target)
     return target
 
 
-def _probe(target: Path) -> None:
+def probe_folder(target: Path) -> None:
     """Refuse at once (one line) a folder where no file can be written, before any work."""
     directory = target.parent if str(target.parent) else Path(".")
     try:

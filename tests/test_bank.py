@@ -353,3 +353,15 @@ def test_a_bank_of_schema_1_opens_and_is_upgraded(tmp_path, monkeypatch):
     assert settings["old"] is None and settings["test"]["techniques"]
     version = sqlite3.connect(path).execute("SELECT value FROM meta").fetchone()
     assert version == ("2",)
+
+
+def test_generate_refuses_a_bad_bank_before_writing_any_puzzle(tmp_path):
+    """A --bank that is not a bank, or cannot be made, stops generate at once: no output."""
+    not_a_bank = tmp_path / "b.csv"
+    not_a_bank.write_text("a,b\n")
+    for bank, words in ((not_a_bank, "is not a puzzle bank"), ("/proc/b.db", "cannot be written")):
+        out = tmp_path / "g.jsonl"
+        result = run("grader", "generate", "tango", "-n", "1", "-o", str(out), "--bank", str(bank))
+        assert result.returncode == 2
+        assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert not out.exists()

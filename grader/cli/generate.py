@@ -140,6 +140,10 @@ def grader_generate(
     if output is not None:
         _check_suffix(output)
         check_new(output, force)
+    if bank is not None:
+        from grader.bank import check_bank
+
+        check_bank(bank)  # a bad bank is refused before any puzzle is made or written
     options = parse_rules(rule or [], unique_lines)
     known = get_family(family)
     if size is None:
