@@ -65,12 +65,21 @@ def entries(source: str | os.PathLike[str], family: str | None = None) -> list[E
     found = _entries(source, family)
     if family is None:
         return found
-    return [
-        replace(e, data={"family": family, **e.data})
-        if isinstance(e.data, dict) and "family" not in e.data
-        else e
-        for e in found
-    ]
+    return [_of_family(entry, family) for entry in found]
+
+
+def _of_family(entry: Entry, family: str) -> Entry:
+    """An entry read with ``--family``: that family when it names none; its problem when it
+    names another (grading it as its own family would ignore what was asked)."""
+    if not isinstance(entry.data, dict) or entry.problem is not None:
+        return entry
+    named = entry.data.get("family")
+    if named is None:
+        return replace(entry, data={"family": family, **entry.data})
+    if named != family and get_family(str(named)) is not get_family(family):
+        problem = InputError(entry.origin, "family", f"is {named!r}, but --family says {family!r}")
+        return replace(entry, problem=problem)
+    return entry
 
 
 def _entries(source: str, family: str | None) -> list[Entry]:

@@ -182,6 +182,7 @@ REQUESTS: dict[str, tuple[list[str], str]] = {
     "generate-sudoku-shape": (["generate", "sudoku", "--size", "9x6"], "square"),
     "generate-option": (["generate", "binairo", "--option", "unique_lines"], "--option"),
     "grade-unknown-technique": (["grade", "--techniques", "teleport", TANGO], "teleport"),
+    "grade-family-mismatch": (["grade", "--family", "sudoku", TANGO], "--family says 'sudoku'"),
     "grade-empty-techniques": (["grade", "--techniques", " , ", TANGO], "names no technique"),
     "batch-empty-techniques": (
         ["batch", TANGO, "-o", "{tmp}/out.csv", "--techniques", ","],
