@@ -166,7 +166,8 @@ def _entries_of_lines(
                 continue
             parsed = _from_text(line, origin, family)
             if parsed is None:
-                raise InputError(origin, "", "is neither JSON nor a puzzle ID any family knows")
+                known = f"a {family} puzzle line" if family else "a puzzle ID any family knows"
+                raise InputError(origin, "", f"is neither JSON nor {known}")
             out.append(Entry(origin, default_id, parsed))
         except InputError as problem:
             out.append(Entry(origin, default_id, problem=problem))
