@@ -307,7 +307,8 @@ def test_an_id_in_brackets_and_a_wide_grid_print_as_they_are(tmp_path):
 
 
 def test_small_slips_end_in_one_clear_line(tmp_path):
-    """An empty file name, an unknown family for the bank, a puzzle file given to histogram."""
+    """An empty file name, an unknown family or level for the bank, a puzzle file given to
+    histogram."""
     empty = run("grade", "")
     assert (empty.returncode, empty.stderr) == (
         2,
@@ -317,6 +318,9 @@ def test_small_slips_end_in_one_clear_line(tmp_path):
     assert bank.returncode == 2 and bank.stderr.startswith(
         "error: --family: unknown family 'chess'"
     )
+    level = run("grader", "bank", "list", "--level", "hrad", str(tmp_path / "p.db"))
+    assert (level.returncode, level.stderr.count("\n")) == (2, 1), level.stderr
+    assert level.stderr.startswith("error: --level: unknown level 'hrad' (known: trivial")
     chart = run("grader", "histogram", str(EXAMPLES / "tango.json"), "-o", str(tmp_path / "h.png"))
     assert chart.returncode == 2 and len(chart.stderr.strip().splitlines()) == 1, chart.stderr
     assert "cannot be read as a table of batch results" in chart.stderr

@@ -71,10 +71,16 @@ def _filters(
     if family is not None and family not in families():
         known = ", ".join(families())
         raise UsageError(f"--family: unknown family {family!r} (known: {known})")
+    levels = split_levels(level)
+    if levels:
+        named = list(dict.fromkeys(lv for f in families().values() for lv in f.levels))
+        unknown = [lv for lv in levels if lv not in named]
+        if unknown:
+            raise UsageError(f"--level: unknown level {unknown[0]!r} (known: {', '.join(named)})")
     return {
         "family": family,
         "size": size,
-        "level": split_levels(level),
+        "level": levels,
         "min_difficulty": min_difficulty,
         "max_difficulty": max_difficulty,
         "published": published,
