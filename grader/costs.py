@@ -273,9 +273,10 @@ def select(
     if unknown:
         nowhere = [key for key in unknown if not known_anywhere(key)]
         key = (nowhere or unknown)[0]  # a name no family knows first: the command's mistake
-        known = ", ".join([*levels, *sorted(names)])
+        ordered = [*levels, *sorted(names)]
         raise SelectionError(
-            f"--techniques: unknown technique or level {key!r} (known: {known})",
+            f"--techniques: unknown technique or level {key!r}{_did_you_mean(key, ordered)} "
+            f"(known: {', '.join(ordered)})",
             elsewhere=not nowhere,
         )
     chosen = set(defaults) if removing else set()
