@@ -153,6 +153,21 @@ def test_hint_prints_only_the_next_step():
     assert hint["technique"] == "pair" and hint["explanation"].startswith("r1c1 = 0")
 
 
+def test_hint_on_a_collection_names_its_puzzle_and_takes_an_index():
+    """A file of several puzzles: the hint says which it is for; --index picks another, and
+    one beyond the file is one line and exit 2."""
+    collection = str(EXAMPLES / "collection.jsonl")
+    first = run("grader", "hint", collection)
+    assert first.returncode == 0 and first.stdout.startswith("puzzle 1 of 6 (binairo);")
+    second = run("grader", "hint", "--json", "--index", "2", collection)
+    assert json.loads(second.stdout)["id"] == "tango"
+    beyond = run("grader", "hint", "--index", "99", collection)
+    assert beyond.returncode == 2
+    assert beyond.stderr == f"error: --index: {collection} holds 6 puzzle(s), not 99\n"
+    single = run("grader", "hint", str(EXAMPLES / "tango.json"))
+    assert "of 1" not in single.stdout and "--index" not in single.stdout
+
+
 def empty_binairo(tmp_path, size: int = 60):
     """An empty binairo large enough that no command finishes it within a second."""
     path = tmp_path / f"big{size}.json"

@@ -408,3 +408,18 @@ def _closed_pipe() -> int:
     except (OSError, ValueError):
         pass
     return EXIT_OK
+
+
+IndexOpt = Annotated[
+    int, typer.Option("--index", help="Which puzzle of the file (1 = first).", min=1)
+]
+
+
+def one_puzzle(source: str, index: int, family: str | None = None) -> tuple[Puzzle, int]:
+    """The ``index``-th puzzle (1 = first) of a file or game ID, and how many it holds."""
+    from grader.loading import load
+
+    puzzles = load(source, family)
+    if not 1 <= index <= len(puzzles):
+        raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
+    return puzzles[index - 1], len(puzzles)

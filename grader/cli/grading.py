@@ -22,6 +22,7 @@ from grader.cli.common import (
     ForceOpt,
     GuessOpt,
     HtmlOpt,
+    IndexOpt,
     JsonOpt,
     Sources,
     TechOpt,
@@ -32,6 +33,7 @@ from grader.cli.common import (
     grade_app,
     grade_options,
     grader_app,
+    one_puzzle,
     out,
 )
 
@@ -193,13 +195,13 @@ def grader_hint(
     techniques: TechOpt = None,
     timeout: TimeoutOpt = None,
     family: FamilyOpt = None,
+    index: IndexOpt = 1,
 ) -> None:
     from grader import __version__
     from grader.grading import next_step, step_dict
-    from grader.loading import load
 
     options = grade_options(techniques, costs, False, timeout, True)  # as grade runs
-    puzzle = load(file, family)[0]
+    puzzle, held = one_puzzle(file, index, family)
     found = next_step(puzzle, options)  # the first step of grade with these options
     notes = hint_notes(found, timeout)
     steps, ex = found.steps, found.explainer
@@ -218,6 +220,9 @@ def grader_hint(
         payload.update(version=__version__, settings=found.settings)
         print(json.dumps(payload, ensure_ascii=False))
         raise typer.Exit(code)
+    if held > 1:
+        which = f"puzzle {index} of {held} ({puzzle.id}); --index N for another"
+        out.print(which, style="dim", markup=False)
     if not steps and found.problem is None and not notes:
         solved = puzzle.model.is_solved(puzzle.givens)
         out.print("the puzzle is already solved" if solved else "no technique applies here")

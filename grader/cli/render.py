@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -12,27 +12,16 @@ from grader.cli.common import (
     FamilyOpt,
     ForceOpt,
     GuessOpt,
+    IndexOpt,
     OutputOpt,
     TechOpt,
     TimeoutOpt,
     err,
     grade_options,
     grader_app,
+    one_puzzle,
 )
 from grader.errors import UsageError
-
-if TYPE_CHECKING:
-    from grader.family import Puzzle
-
-
-def one_puzzle(source: str, index: int, family: str | None = None) -> Puzzle:
-    """The ``index``-th puzzle (1 = first) of a file or game ID."""
-    from grader.loading import load
-
-    puzzles = load(source, family)
-    if not 1 <= index <= len(puzzles):
-        raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
-    return puzzles[index - 1]
 
 
 @grader_app.command(
@@ -44,9 +33,7 @@ def one_puzzle(source: str, index: int, family: str | None = None) -> Puzzle:
 def grader_render(
     file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
     output: OutputOpt,
-    index: Annotated[
-        int, typer.Option("--index", help="Which puzzle of the file (1 = first).", min=1)
-    ] = 1,
+    index: IndexOpt = 1,
     solve: Annotated[
         bool, typer.Option("--solve", help="Draw the grid the techniques reach.")
     ] = False,
@@ -78,7 +65,7 @@ def grader_render(
             f"{file}: a puzzle bank, not a puzzle file; take puzzles out with "
             f"'grader bank export {file} -o puzzles.jsonl' (or 'grader bank show {file} REF')"
         )
-    puzzle = one_puzzle(file, index, family)
+    puzzle, _ = one_puzzle(file, index, family)
     partial = False  # the picture shows a solve a --timeout cut short
     if solve or step is not None:
         from grader.grading import grade
