@@ -15,7 +15,7 @@ class RelationPropagation(Technique):
     name = "sign"
     title = "Sign next to a known cell"
     description = (
-        "Two cells joined by a relation (a = or x sign, a reflexive placement): once one of them "
+        "Two cells joined by a relation (a sign between them, such as = or x): once one of them "
         "is known, or loses a candidate, the other keeps only the values compatible with it."
     )
     kinds = ("relation",)

@@ -398,6 +398,11 @@ class Window(BalancedTechnique):
 class BinaryLastCell(LastCell):
     """:class:`LastCell` that finds a binary line's only open cell on its bitsets."""
 
+    description = (
+        "A row or column with a single open cell: it takes the value the line still lacks to "
+        "hold its count of each value."
+    )
+
     line_rule: ClassVar[str | None] = "last-cell"
     """The technique's rule in :func:`line_closure`."""
 
