@@ -194,6 +194,10 @@ REQUESTS: dict[str, tuple[list[str], str]] = {
     "no-command": (["frobnicate"], "frobnicate"),
     "render-bad-step": (["render", TANGO, "--step", "999", "-o", "{tmp}/x.svg"], "step"),
     "render-bad-format": (["render", TANGO, "-o", "{tmp}/x.docx"], "docx"),
+    "render-solve-and-step": (
+        ["render", TANGO, "--solve", "--step", "2", "-o", "{tmp}/x.svg"],
+        "give one of them",
+    ),
     "generate-output-under-a-file": (
         ["generate", "tango", "-o", f"{TANGO}/dir/out.jsonl"],
         "cannot be made",

@@ -55,6 +55,8 @@ def grader_render(
     from grader.output import check_new, write_atomic
     from grader.render import picture_bytes, picture_format, puzzle_board, step_board
 
+    if solve and step is not None:
+        raise UsageError("--solve and --step draw different boards: give one of them")
     try:
         fmt = picture_format(output)
     except ValueError as error:
