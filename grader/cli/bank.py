@@ -24,7 +24,8 @@ bank_app = App(
     add_completion=False,
     rich_markup_mode=None,
     no_args_is_help=True,
-    help="The puzzle bank: list, show and export stored puzzles.",
+    help="The puzzle bank: list, show, export and mark published the puzzles stored by "
+    "'grader generate --bank FILE.db' and 'grader batch --bank FILE.db'.",
 )
 grader_app.add_typer(bank_app, name="bank")
 
