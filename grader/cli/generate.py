@@ -154,8 +154,9 @@ def grader_generate(
         level = _default_level(known, shape, options) if known is not None else DEFAULT_LEVEL
         if level != DEFAULT_LEVEL and known is not None:
             err.print(
-                f"level: {DEFAULT_LEVEL} is out of reach for {family} {known.size_text(shape)}; "
-                f"making {level}, the hardest level reached below it (give --level to choose)",
+                f"level: {DEFAULT_LEVEL} is not known to be reached for {family} "
+                f"{known.size_text(shape)}; making {level}, the hardest level reached below it "
+                "(give --level to choose)",
                 markup=False,
             )
     request = Request(
@@ -221,17 +222,18 @@ DEFAULT_LEVEL = "normal"
 
 
 def _default_level(family: Family, size: tuple[int, int], options: Mapping[str, Any]) -> str:
-    """The level made without --level: normal, unless the family's reach tables put it out of
-    reach at this size and options; then the hardest level below it that they say is reached
-    (siteswap 3x4: trivial, pair place K6: easy). Normal again when none is, so that the
-    generator refuses it with its own message, as it does an explicit --level."""
+    """The level made without --level: normal, unless the family's reach tables say what is
+    reached at this size and options and normal is not among it (out of reach, or rare:
+    sudoku 6x6); then the hardest level below it that they say is reached (siteswap 3x4:
+    trivial, pair place K6: easy). Normal again when none is, so that the generator refuses it
+    with its own message, as it does an explicit --level."""
     if DEFAULT_LEVEL not in family.levels:
         return DEFAULT_LEVEL
     try:
         reached, beyond = family.reach(family.normal_size(size, options), options)
     except ValueError:  # a size or option the generator refuses itself, in its own words
         return DEFAULT_LEVEL
-    if DEFAULT_LEVEL not in beyond:
+    if DEFAULT_LEVEL in reached or (not reached and DEFAULT_LEVEL not in beyond):
         return DEFAULT_LEVEL
     below = family.levels[: family.levels.index(DEFAULT_LEVEL)]
     return next((level for level in reversed(below) if level in reached), DEFAULT_LEVEL)

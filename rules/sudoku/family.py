@@ -182,6 +182,8 @@ class Sudoku(Family):
         unknown = sorted(set(options) - set(self.options))
         require(not unknown, "rules", f"unknown option {', '.join(unknown)} (known: box)")
         box = options.get("box")
+        if isinstance(box, str) and re.fullmatch(r"\d+x\d+", box.strip()):
+            box = [int(part) for part in box.strip().split("x")]  # --rule box=2x3, as sizes
         require(
             not box
             or (
