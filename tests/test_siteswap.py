@@ -118,14 +118,17 @@ def test_holes_split_runs_and_are_kept():
 
 
 BAD = {
-    "symbol": ({"grid": ["4x", "44"]}, "grid[0]: 'x' at column 2 is not a throw"),
-    "range": ({"rules": {"throws": [1, 5]}, "grid": ["49", "44"]}, "'9' at column 2"),
+    "symbol": ({"grid": ["4x", "44"]}, "grid: row 1 column 2: 'x' is not a throw"),
+    "range": (
+        {"rules": {"throws": [1, 5]}, "grid": ["49", "44"]},
+        "row 1 column 2: '9' is not a throw",
+    ),
     "throws": ({"rules": {"throws": [5, 2]}, "grid": ["..", ".."]}, "rules.throws"),
     "rowlen": ({"size": [2, 2], "grid": ["...", ".."]}, "row 1 has 3 cells"),
     "boxes": ({"rules": {"boxes": True}, "grid": ["...", "...", "..."]}, "rules.boxes"),
     "latin": ({"rules": {"latin": True, "throws": [1, 4]}, "grid": ["....", "...."]}, "latin"),
     "option": ({"rules": {"colour": 1}, "grid": [".."]}, "rules.colour"),
-    "solution": ({"grid": [".."], "solution": ["4."]}, "solution[0]"),
+    "solution": ({"grid": [".."], "solution": ["4."]}, "solution: row 1 column 2 is open"),
 }
 
 
@@ -152,7 +155,9 @@ def test_cli_bad_file_is_one_line_with_exit_code_2(tmp_path):
     result = grade_cli(str(path))
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "grid[0]" in lines[0] and "Traceback" not in result.stderr
+    assert (
+        len(lines) == 1 and "grid: row 1 column 2:" in lines[0] and "Traceback" not in result.stderr
+    )
 
 
 def test_cli_json_report_has_repetition_figures():

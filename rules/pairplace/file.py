@@ -86,21 +86,21 @@ def parse_rows(
         row = row.replace(" ", "")
         require(
             len(row) == model.cols,
-            f"{field}[{r}]",
+            field,
             f"row {r + 1} has {len(row)} cells, expected {model.cols}",
         )
         for c, char in enumerate(row):
-            where = f"{field}[{r}]"
+            where = f"row {r + 1} column {header[c]}"
             if char == "." and allow_open:
                 out.append(None)
                 continue
-            require(char in header, where, f"column {header[c]}: {char!r} is not a header letter")
+            require(char in header, field, f"{where}: {char!r} is not a header letter")
             y = header.index(char)
-            require(y != c, where, f"column {header[c]} cannot hold its own letter")
+            require(y != c, field, f"{where} cannot hold its own letter")
             require(
                 model.variables[r * model.cols + c].domain >> y & 1,
-                where,
-                f"column {header[c]}: {header[c]}–{char} is not an edge of the graph",
+                field,
+                f"{where}: {header[c]}–{char} is not an edge of the graph",
             )
             out.append(y)
     return out

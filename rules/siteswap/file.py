@@ -76,17 +76,19 @@ def parse_grid(
     for r in range(rows):
         row = grid[r].ljust(cols, HOLE)
         for c, char in enumerate(row.lower()):
-            where = f"{field}[{r}]"
+            where = field
             if char == HOLE:
                 holes.add((r, c))
             elif char == OPEN:
-                require(allow_open, where, f"column {c + 1} is open; a solution is complete")
+                require(
+                    allow_open, where, f"row {r + 1} column {c + 1} is open; a solution is complete"
+                )
             else:
                 value = ALPHABET.find(char)
                 require(
                     low <= value <= high and value >= 0,
                     where,
-                    f"{char!r} at column {c + 1} is not a throw of this puzzle "
+                    f"row {r + 1} column {c + 1}: {char!r} is not a throw of this puzzle "
                     f"({symbols}, . unknown, space a hole)",
                 )
                 values[(r, c)] = value

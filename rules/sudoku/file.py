@@ -66,7 +66,7 @@ def parse_values(rows: Sequence[str], n: int, field: str) -> list[int | None]:
     out: list[int | None] = []
     for r, row in enumerate(rows):
         row = row.replace(" ", "")
-        require(len(row) == n, f"{field}[{r}]", f"row {r + 1} has {len(row)} cells, expected {n}")
+        require(len(row) == n, field, f"row {r + 1} has {len(row)} cells, expected {n}")
         for c, char in enumerate(row.upper()):
             if char in BLANKS:
                 out.append(None)
@@ -74,8 +74,8 @@ def parse_values(rows: Sequence[str], n: int, field: str) -> list[int | None]:
             index = symbols.find(char)
             require(
                 index >= 0,
-                f"{field}[{r}]",
-                f"{char!r} at column {c + 1} is not a symbol of a {n}x{n} sudoku "
+                field,
+                f"row {r + 1} column {c + 1}: {char!r} is not a symbol of a {n}x{n} sudoku "
                 f"({symbols[0]}-{symbols[-1]}, . or 0 blank)",
             )
             out.append(index)
