@@ -170,8 +170,13 @@ def test_export_as_json_array_and_bad_requests(bank, tmp_path):
     result = run("grader", "bank", "export", str(bank), "-o", str(out), "--family", "binairo")
     assert result.returncode == 2 and "already exists" in result.stderr
     nothing = tmp_path / "none.jsonl"
-    result = run("grader", "bank", "export", str(bank), "-o", str(nothing), "--level", "nope")
+    result = run(
+        "grader", "bank", "export", str(bank), "-o", str(nothing), "--min-difficulty", "99"
+    )
     assert result.returncode == 2 and "no stored puzzle" in result.stderr
+    assert not nothing.exists()
+    result = run("grader", "bank", "export", str(bank), "-o", str(nothing), "--level", "nope")
+    assert result.returncode == 2 and "unknown level 'nope'" in result.stderr
     assert not nothing.exists()
     result = run("grader", "bank", "export", str(bank), "-o", str(tmp_path / "x.txt"))
     assert result.returncode == 2 and "x.txt" in result.stderr
