@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
@@ -496,7 +497,7 @@ def select(
 
 def export_file(
     bank: str | Path,
-    output: str | Path,
+    output: str | Path | None,
     *,
     count: int | None = None,
     mark_published: bool = False,
@@ -505,23 +506,29 @@ def export_file(
     **filters: Any,
 ) -> list[Entry]:
     """Write the stored puzzles matching ``filters`` (see :meth:`Bank.query`; at most
-    ``count``) to a puzzle file (``.jsonl`` or ``.json``), optionally recording them as
-    published; the entries written. ``note`` hears when fewer than ``count`` match."""
+    ``count``) to a puzzle file (``.jsonl`` or ``.json``; None: JSON lines on standard
+    output), optionally recording them as published; the entries written. ``note`` hears when
+    fewer than ``count`` match."""
     from grader.output import check_new, write_atomic
 
-    fmt = Path(output).suffix.lower()
+    fmt = ".jsonl" if output is None else Path(output).suffix.lower()
     if fmt not in (".jsonl", ".json"):
         raise UsageError(
             f"{output}: unknown puzzle file format {fmt or '(none)'!r}; use .jsonl or .json"
         )
-    check_new(output, force)
+    if output is not None:
+        check_new(output, force)
     with Bank(bank, create=False) as store:
         found = store.query(limit=count, **filters)
         if not found:
             raise UsageError(f"{bank}: no stored puzzle matches these filters; nothing written")
         if count is not None and len(found) < count and note is not None:
             note(f"only {len(found)} puzzle(s) match (asked for {count})")
-        write_atomic(output, export_text(found, fmt))
+        if output is None:
+            sys.stdout.write(export_text(found, fmt))
+            sys.stdout.flush()
+        else:
+            write_atomic(output, export_text(found, fmt))
         if mark_published:
             store.mark_published(e.ref for e in found)
     return found

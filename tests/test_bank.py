@@ -162,6 +162,17 @@ def test_export_hard_tangos_not_published_yet(bank, tmp_path):
     assert listing.returncode == 0 and "3 of 3 matching puzzles" in listing.stdout
 
 
+def test_export_without_output_writes_json_lines_to_stdout(bank, tmp_path):
+    """As generate does without -o: the puzzles as JSON lines that grade reads back."""
+    result = run("grader", "bank", "export", str(bank), "--family", "binairo")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 6 and "to standard output" in result.stderr
+    again = tmp_path / "again.jsonl"
+    again.write_text(result.stdout)
+    assert len(load(str(again))) == 6
+
+
 def test_export_as_json_array_and_bad_requests(bank, tmp_path):
     out = tmp_path / "all.json"
     result = run("grader", "bank", "export", str(bank), "-o", str(out), "--family", "binairo")

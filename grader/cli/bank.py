@@ -13,7 +13,6 @@ from grader.cli.common import (
     App,
     ForceOpt,
     JsonOpt,
-    OutputOpt,
     grader_app,
     note,
     out,
@@ -174,12 +173,21 @@ def bank_show(
 
 @bank_app.command(
     "export",
-    help="Write stored puzzles matching the filters to a puzzle file (.jsonl or .json); "
+    help="Write stored puzzles matching the filters to a puzzle file (.jsonl or .json; "
+    "without -o, JSON lines on standard output); "
     "--mark-published records them as published.",
 )
 def bank_export(
     bank: BankFile,
-    output: OutputOpt,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="The file to write (.jsonl or .json; default: JSON lines on standard output).",
+            metavar="FILE",
+        ),
+    ] = None,
     family: FamilyFilter = None,
     size: SizeFilter = None,
     level: LevelFilter = None,
@@ -206,7 +214,7 @@ def bank_export(
         **filters,
     )
     marked = ", marked published" if mark_published else ""
-    note(f"wrote {len(found)} puzzle(s) to {output}{marked}")
+    note(f"wrote {len(found)} puzzle(s) to {output or 'standard output'}{marked}")
 
 
 Refs = Annotated[list[str], typer.Argument(help="Refs (or prefixes), keys or ids.", metavar="REF")]
