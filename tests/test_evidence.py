@@ -51,6 +51,23 @@ def test_sign_step_uses_its_partner_cell():
     assert len(evidence.units) == 2  # the two cells of the sign
 
 
+def test_a_backreference_marks_both_columns_of_its_pair_and_the_pair_cells():
+    """Pair X-Y placed in a row: column X loses Y and column Y loses X; the picture tints both
+    columns and marks the pair's two cells (it tinted column X alone)."""
+    result = grade(EXAMPLES / "pairplace.json")
+    model = result.puzzle.model
+    header = model.options["header"]
+    step = next(s for s in result.steps if s.technique == "backreference")
+    evidence = default_evidence(step, model)
+    cell, y = step.data["cell"], step.data["value"]
+    x = cell % len(header)
+    labels = constraints_by_label(model)
+    columns = set(labels[f"column {header[x]}"]) | set(labels[f"column {header[y]}"])
+    assert evidence.units == columns
+    assert {cell, step.data["other"]} <= evidence.used
+    assert model.variables[step.data["other"]].col == y
+
+
 def test_labels_resolve_to_constraint_variables():
     model = load(str(EXAMPLES / "tango.json"))[0].model
     labels = constraints_by_label(model)

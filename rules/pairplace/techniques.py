@@ -180,9 +180,12 @@ class Backreference(PairTechnique):
                 if other != mirror and state[other] >> x & 1
             ]
             if elims:
+                header = ctx.model.options["header"]
                 yield self.make(
                     eliminations=elims,
                     unit=constraint.label,
+                    units=(f"column {header[y]}",),  # column Y loses X too (pictures)
+                    other=mirror,  # the pair's other cell (pictures)
                     cell=var,
                     value=y,
                     row=row,
