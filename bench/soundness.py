@@ -26,7 +26,9 @@ the exact search (column ``settled``).
 solutions first and the engine knows them (lookahead skips their values; unique rectangles and
 BUG run when the state has one solution), rule checks after each step are off, and every
 technique a user can switch on runs (the whole table but guessing, which places the known
-answer), lookahead up to depth 2 on every board. The ``unique`` column counts the states with
+answer), lookahead up to depth 2 on every board, and a family that places every cell by a step
+(Sudoku, Siteswap with full houses) has its givens stated, so a cell left with one candidate is
+placed by a single (``Family.stated_cells``). The ``unique`` column counts the states with
 one solution. The siteswap cases include partial houses: latin runs cut by holes and boxes with
 fewer cells than throws.
 """
@@ -52,7 +54,7 @@ from grader.generator import packed_state
 from grader.model import Model, State, values_of
 from grader.registry import families
 from grader.techniques import Guess
-from soundness import random_partials, removed_values
+from soundness import random_puzzles, removed_values
 
 
 @dataclass(frozen=True)
@@ -145,10 +147,12 @@ def check_case(
     label = f"{case.family} {case.size[0]}x{case.size[1]}"
     while tally.states < states and time.monotonic() < stop:
         made = False
-        for model, state, solution in random_partials(family, template, rng, per_solution):
+        for model, givens, state, solution in random_puzzles(family, template, rng, per_solution):
             made = True
             depth = PRODUCTION_DEPTH if production else case.depth
-            check_run(family, model, state, depth, tally, label, production, stop)
+            # as grade runs it: a family that places every cell by a step states its givens
+            stated = family.stated_cells(model, givens) if production else None
+            check_run(family, model, state, depth, tally, label, production, stop, stated)
             if settle:
                 check_settle(family, model, state, solution, depth, tally, label, stop)
             if tally.states >= states or time.monotonic() >= stop:
@@ -168,9 +172,11 @@ def check_run(
     label: str,
     production: bool,
     stop: float | None = None,
+    stated: set[int] | None = None,
 ) -> None:
-    """Run the engine from ``state`` (until ``stop``, a monotonic time); ask the exact search
-    about every value a step removes."""
+    """Run the engine from ``state`` (until ``stop``, a monotonic time; ``stated``: the cells
+    the puzzle states, see :meth:`grader.engine.Engine.run`); ask the exact search about every
+    value a step removes."""
     if production:  # the whole table, default or not
         every = build_table(family, technique_table(family, model))
     else:
@@ -185,7 +191,7 @@ def check_run(
         engine = Engine(model, techniques, deadline=stop, solutions=found, verify=not found)
     else:
         engine = Engine(model, techniques, deadline=stop, verify=False)
-    run = engine.run(state)
+    run = engine.run(state, stated=stated)
     tally.puzzles += 1
     current = list(state)
     for step in run.steps:

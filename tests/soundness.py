@@ -53,7 +53,17 @@ def random_partials(
     """``count`` random partial puzzles of one random solution (model, state, solution): a
     random share of its cells revealed and of the family's other hints (signs, clues, doors)
     given, and random wrong candidates crossed out; nothing when the family cannot make a
-    random solution of this size."""
+    random solution of this size. ``state`` is where a solver starts (see
+    :func:`random_puzzles` for the givens too)."""
+    for model, _givens, start, solution in random_puzzles(family, template, rng, count):
+        yield model, start, solution
+
+
+def random_puzzles(
+    family: Family, template: Model, rng: random.Random, count: int
+) -> Iterator[tuple[Model, State, State, list[int]]]:
+    """As :func:`random_partials`, with the givens before the family's start
+    (:meth:`Family.start_state`): (model, givens, start, solution)."""
     try:
         solution = family.random_solution(template, rng)
     except Exception:  # a family without random solutions for this size
@@ -72,4 +82,4 @@ def random_partials(
                     wrong = [x for x in values_of(state[var]) if x != value]
                     for x in rng.sample(wrong, rng.randint(0, len(wrong))):
                         state[var] &= ~(1 << x)
-        yield model, family.start_state(model, state), solution
+        yield model, state, family.start_state(model, state), solution

@@ -84,8 +84,9 @@ class Houses:
         stated: set[int] | None = None,
     ) -> list[int]:
         """The cells of ``house`` not yet placed. ``placed``: cells known placed (skipped; the
-        cells found placed are added: a placed cell stays placed as the state narrows).
-        ``stated`` (with ``placed``): only these cells can be placed (:attr:`Context.stated`)."""
+        cells found placed are added: a placed cell stays placed as the state narrows); None:
+        a fresh reading. ``stated`` (with ``placed``): only these cells can be placed
+        (:attr:`Context.stated`)."""
         if placed is None:
             return [v for v in self.cells[house] if not self.placed(state, v)]
         out = []
@@ -210,6 +211,17 @@ def crossed_out(model: Model, state: State) -> State:
                 if not is_single(state[p]):
                     out[p] &= ~mask
     return out
+
+
+def stated_givens(model: Model, givens: State) -> set[int] | None:
+    """The cells a puzzle states, for a family that places every other cell by a step (see
+    :meth:`grader.family.Family.stated_cells`): its givens, when the model has houses and each
+    holds every value of its cells (a full house or hidden single can then place any cell);
+    None when a house may lack values (a siteswap run cut short) or there is none."""
+    houses = houses_of(model)
+    if not houses.cells or not all(houses.covering):
+        return None
+    return {var for var, mask in enumerate(givens) if is_single(mask)}
 
 
 class HouseTechnique(Technique):

@@ -47,7 +47,7 @@ from rules.path.model import (
     geometry,
     path_model,
 )
-from rules.path.techniques import path_table
+from rules.path.techniques import cells_of, path_table
 
 UNIQUE_TRIES = 200
 
@@ -220,11 +220,13 @@ class PathPuzzles(Family):
         return board
 
     def variable_cells(self, model: Model, var: int) -> tuple[Cell, ...]:
-        """A cell itself, an edge both cells it joins, a door its one cell."""
-        edge = geometry(model).edge_of.get(var)
-        if edge is None:
+        """A cell itself, an edge both cells it joins, a door its one cell (as the techniques'
+        evidence names them, :func:`~rules.path.techniques.cells_of`)."""
+        geo = geometry(model)
+        if var not in geo.edge_of:
             return super().variable_cells(model, var)
-        return (edge.a,) if edge.b is None else (edge.a, edge.b)
+        variables = model.variables
+        return tuple((variables[v].row, variables[v].col) for v in sorted(cells_of(geo, (var,))))
 
     # -- techniques -------------------------------------------------------------------------
 

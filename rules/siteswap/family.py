@@ -25,7 +25,7 @@ from grader.board import Board
 from grader.constraints import AllDifferent, DistinctLines, rotations
 from grader.family import Family, TechniqueSpec, require
 from grader.model import Model, State, is_single, single_value
-from grader.techniques.houses import crossed_out, houses_of
+from grader.techniques.houses import crossed_out, stated_givens
 from rules.siteswap.file import (
     HOLE,
     MAX_SIDE,
@@ -204,10 +204,7 @@ class Siteswap(Family):
         throw is placed by a step, as in a sudoku. A shorter run need not hold every throw:
         no full house or hidden single could place a throw there, and the siteswap rules
         take a single throw as written in, so a cell is done once it has one throw."""
-        houses = houses_of(model)
-        if not houses.cells or not all(houses.covering):
-            return None
-        return {var for var, mask in enumerate(givens) if is_single(mask)}
+        return stated_givens(model, givens)
 
     def report_fields(self, grade: Any) -> dict[str, Any]:
         values = grade.solution

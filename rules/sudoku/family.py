@@ -28,7 +28,7 @@ from grader.generator import Target
 from grader.model import Model, State, is_single, single_value
 from grader.symmetry import named_board_transforms, transformed_rows
 from grader.techniques.chains import length_bonus
-from grader.techniques.houses import crossed_out
+from grader.techniques.houses import crossed_out, stated_givens
 from rules.sudoku.canonical import canonical_form
 from rules.sudoku.file import (
     SYMBOLS,
@@ -147,8 +147,8 @@ class Sudoku(Family):
 
     def stated_cells(self, model: Model, givens: State) -> set[int] | None:
         """Every cell is placed by a step (Sudoku Explainer writes a digit in by a single even
-        where eliminations left it one candidate)."""
-        return {var for var, mask in enumerate(givens) if is_single(mask)}
+        where eliminations left it one candidate): every house holds every value."""
+        return stated_givens(model, givens)
 
     def count_givens(self, puzzle: Any) -> int:
         grid = puzzle.data.get("grid")
