@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from grader.generator import Target
 
 LEVELS: tuple[str, ...] = ("trivial", "easy", "normal", "hard", "expert", "extreme")
+OUTCOMES: tuple[str, ...] = ("unsolved", "invalid")
+"""What a grade reports as its level when it has none: the techniques did not finish the
+puzzle, or it has no solution."""
 
 
 @dataclass(frozen=True)

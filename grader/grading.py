@@ -419,6 +419,8 @@ class Hint:
     """Whether the time given (``GradeOptions.timeout``) ran out before a step was found."""
     settings: dict[str, Any] = field(default_factory=dict)
     """What affects the steps' costs, as a grade's report stamps it (:func:`settings_of`)."""
+    notes: list[str] = field(default_factory=list)
+    """What the grade's report would note (the exact search timed out, techniques left out)."""
 
     def warning(self) -> str | None:
         """What to say besides the step: no solution, or several."""
@@ -462,6 +464,7 @@ def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
         setup.solutions,
         timed_out=run.status == "timeout",
         settings=settings,
+        notes=setup.notes,
     )
     if setup.solutions == 0:
         whole = engine.run(puzzle.givens, stated=stated_at_start(puzzle))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from grader.batch import TECHNIQUE_PREFIX
-from grader.family import LEVELS
+from grader.family import LEVELS, OUTCOMES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +41,7 @@ def level_order(frame: pd.DataFrame, family: str | None = None) -> list[str]:
         found = get_family(family)
         if found is not None:
             known = list(found.levels)
-    known += ["unsolved", "invalid"]
+    known += OUTCOMES
     present = [str(x) for x in frame["level"].dropna().unique()]
     extra = sorted(x for x in present if x not in known)
     return [x for x in known if x in present] + extra

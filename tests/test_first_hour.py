@@ -321,6 +321,8 @@ def test_small_slips_end_in_one_clear_line(tmp_path):
     level = run("grader", "bank", "list", "--level", "hrad", str(tmp_path / "p.db"))
     assert (level.returncode, level.stderr.count("\n")) == (2, 1), level.stderr
     assert level.stderr.startswith("error: --level: unknown level 'hrad' (known: trivial")
+    kept = run("grader", "bank", "list", "--level", "unsolved", str(tmp_path / "p.db"))
+    assert kept.returncode != 2 or "unknown level" not in kept.stderr  # a bank stores unsolved
     chart = run("grader", "histogram", str(EXAMPLES / "tango.json"), "-o", str(tmp_path / "h.png"))
     assert chart.returncode == 2 and len(chart.stderr.strip().splitlines()) == 1, chart.stderr
     assert "cannot be read as a table of batch results" in chart.stderr

@@ -66,6 +66,7 @@ def _filters(
 ) -> dict[str, object]:
     """The command-line filters as :meth:`grader.bank.Bank.query` takes them."""
     from grader.bank import split_levels
+    from grader.family import OUTCOMES
     from grader.registry import families
 
     if family is not None and family not in families():
@@ -73,7 +74,9 @@ def _filters(
         raise UsageError(f"--family: unknown family {family!r} (known: {known})")
     levels = split_levels(level)
     if levels:
-        named = list(dict.fromkeys(lv for f in families().values() for lv in f.levels))
+        known = families()
+        chosen = [known[family]] if family else known.values()  # a plugin may name its own
+        named = [*dict.fromkeys(lv for f in chosen for lv in f.levels), *OUTCOMES]
         unknown = [lv for lv in levels if lv not in named]
         if unknown:
             raise UsageError(f"--level: unknown level {unknown[0]!r} (known: {', '.join(named)})")

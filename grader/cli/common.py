@@ -416,10 +416,11 @@ IndexOpt = Annotated[
 
 
 def one_puzzle(source: str, index: int, family: str | None = None) -> tuple[Puzzle, int]:
-    """The ``index``-th puzzle (1 = first) of a file or game ID, and how many it holds."""
-    from grader.loading import load
+    """The ``index``-th puzzle (1 = first) of a file or game ID, and how many it holds; only
+    that one is built (another puzzle's problem is not this command's)."""
+    from grader.loading import build, entries
 
-    puzzles = load(source, family)
-    if not 1 <= index <= len(puzzles):
-        raise UsageError(f"--index: {source} holds {len(puzzles)} puzzle(s), not {index}")
-    return puzzles[index - 1], len(puzzles)
+    found = entries(source, family)
+    if not 1 <= index <= len(found):
+        raise UsageError(f"--index: {source} holds {len(found)} puzzle(s), not {index}")
+    return build(found[index - 1]), len(found)

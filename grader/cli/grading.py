@@ -206,7 +206,8 @@ def grader_hint(
     notes = hint_notes(found, timeout)
     steps, ex = found.steps, found.explainer
     warning = found.warning()
-    code = EXIT_TIMEOUT if notes else EXIT_OK
+    cut = found.problem is None and (found.timed_out or found.solutions is None)
+    code = EXIT_TIMEOUT if cut else EXIT_OK  # --timeout stopped the search or the step
     if as_json:
         payload = {
             "id": puzzle.id,
@@ -247,13 +248,11 @@ def grader_hint(
 
 
 def hint_notes(found: Hint, timeout: float | None) -> list[str]:
-    """What ``--timeout`` cut short while looking for the hint (none: nothing), worded as
-    grade's notes: the exact search (solutions unknown), or the search for the step itself."""
-    if timeout is None or found.problem is not None:
+    """What to say besides the hint, worded as grade's notes (the exact search timed out,
+    techniques left out), and whether ``--timeout`` ran out before a step was found."""
+    if found.problem is not None:
         return []
-    notes = []
-    if found.solutions is None:  # the exact search runs (as grade's), so only a timeout stops it
-        notes.append("exact search timed out; solutions unknown")
+    notes = list(found.notes)
     if found.timed_out:  # the deadline passed before a step was found
         notes.append(f"timed out after {timeout:g} s before a step was found; no hint")
     return notes
