@@ -21,7 +21,7 @@ from typing import Any
 
 from grader.errors import InputError, UsageError
 from grader.family import Puzzle
-from grader.output import make_folder, probe_folder
+from grader.output import check_new
 
 SCHEMA_VERSION = 2
 SCHEMA = """
@@ -460,8 +460,7 @@ def check_bank(path: str | Path) -> None:
             store.require_writable()
         return
     try:
-        make_folder(target)
-        probe_folder(target)
+        check_new(target, force=True)  # its folder made and written to, as any output's
     except UsageError as error:
         raise InputError(str(path), "", str(error).removeprefix(f"{target}: ")) from None
 
@@ -509,14 +508,10 @@ def export_file(
     ``count``) to a puzzle file (``.jsonl`` or ``.json``; None: JSON lines on standard
     output), optionally recording them as published; the entries written. ``note`` hears when
     fewer than ``count`` match."""
-    from grader.output import check_new, write_atomic
+    from grader.output import PUZZLE_SUFFIXES, check_new, output_suffix, write_atomic
 
-    fmt = ".jsonl" if output is None else Path(output).suffix.lower()
-    if fmt not in (".jsonl", ".json"):
-        raise UsageError(
-            f"{output}: unknown puzzle file format {fmt or '(none)'!r}; use .jsonl or .json"
-        )
     if output is not None:
+        output_suffix(output, PUZZLE_SUFFIXES, "puzzle file")
         check_new(output, force)
     with Bank(bank, create=False) as store:
         found = store.query(limit=count, **filters)
@@ -525,10 +520,10 @@ def export_file(
         if count is not None and len(found) < count and note is not None:
             note(f"only {len(found)} puzzle(s) match (asked for {count})")
         if output is None:
-            sys.stdout.write(export_text(found, fmt))
+            sys.stdout.write(export_text(found, ".jsonl"))
             sys.stdout.flush()
         else:
-            write_atomic(output, export_text(found, fmt))
+            write_atomic(output, export_text(found, output))
         if mark_published:
             store.mark_published(e.ref for e in found)
     return found
@@ -549,9 +544,10 @@ def exported(entry: Entry) -> dict[str, Any]:
     return {**entry.puzzle, "id": entry.puzzle.get("id") or entry.ref, "meta": meta}
 
 
-def export_text(entries: Sequence[Entry], fmt: str) -> str:
-    """Puzzle files of the entries: JSON lines (``.jsonl``) or one JSON array (``.json``)."""
-    puzzles = [exported(e) for e in entries]
-    if fmt == ".json":
-        return json.dumps(puzzles, indent=1, ensure_ascii=False) + "\n"
-    return "".join(json.dumps(p, ensure_ascii=False) + "\n" for p in puzzles)
+def export_text(entries: Sequence[Entry], output: str | Path) -> str:
+    """The puzzle file of the entries as exported (:func:`exported`), for ``output``'s suffix
+    (see :func:`grader.output.puzzle_file_text`)."""
+    from grader.output import puzzle_file_text
+
+    lines = [json.dumps(exported(e), ensure_ascii=False) for e in entries]
+    return puzzle_file_text(lines, output)

@@ -19,11 +19,11 @@ def check_new(path: str | Path, force: bool) -> Path:
     if target.exists() and not force:
         raise UsageError(f"{target}: already exists (use --force to overwrite it)")
     make_folder(target)
-    probe_folder(target)
+    _probe(target)
     return target
 
 
-def probe_folder(target: Path) -> None:
+def _probe(target: Path) -> None:
     """Refuse at once (one line) a folder where no file can be written, before any work."""
     directory = target.parent if str(target.parent) else Path(".")
     try:
@@ -46,6 +46,19 @@ def output_suffix(path: str | Path, suffixes: Sequence[str], kind: str) -> str:
         choices = ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
         raise UsageError(f"{path}: unknown {kind} format {suffix or '(none)'!r}; use {choices}")
     return suffix
+
+
+PUZZLE_SUFFIXES = (".jsonl", ".json")
+"""The puzzle files commands write (``generate -o``, ``bank export -o``) and ``grade`` reads
+back as the same puzzles."""
+
+
+def puzzle_file_text(lines: Sequence[str], output: str | Path) -> str:
+    """The puzzle file of these JSON lines (a puzzle each): one JSON array for a ``.json``
+    file (:func:`grader.load` reads a ``.json`` file as one document), else JSON lines."""
+    if Path(output).suffix.lower() == ".json":
+        return "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
+    return "".join(line + "\n" for line in lines)
 
 
 def make_folder(target: Path) -> None:

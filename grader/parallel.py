@@ -216,14 +216,6 @@ class RunResult:
     seconds: float
 
 
-def puzzle_file_text(lines: list[str], output: str | Path) -> str:
-    """The puzzle file of these JSON lines: one JSON array for a ``.json`` file (a puzzle a
-    line; :func:`grader.load` reads a ``.json`` file as one document), else JSON lines."""
-    if Path(output).suffix.lower() == ".json":
-        return "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
-    return "".join(line + "\n" for line in lines)
-
-
 def generate_run(
     request: Request,
     *,
@@ -235,10 +227,11 @@ def generate_run(
     progress: AbstractContextManager[Callable[[], None]] | None = None,
 ) -> RunResult:
     """Generate ``request`` on the given workers; write the puzzles to ``output`` (whole, at
-    the end, also after a timeout or Ctrl-C, as :func:`puzzle_file_text` says; nothing when
-    no puzzle was made) and add them to ``bank``. ``emit`` gets each line as it is kept;
-    ``progress`` (entered once the workers run) gives a function called once per puzzle."""
-    from grader.output import write_atomic
+    the end, also after a timeout or Ctrl-C, as :func:`grader.output.puzzle_file_text` says;
+    nothing when no puzzle was made) and add them to ``bank``. ``emit`` gets each line as it is
+    kept; ``progress`` (entered once the workers run) gives a function called once per
+    puzzle."""
+    from grader.output import puzzle_file_text, write_atomic
 
     started = time.monotonic()
     lines: list[str] = []

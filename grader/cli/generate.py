@@ -127,8 +127,8 @@ def grader_generate(
     from grader.bank import parse_size
     from grader.costs import load_costs
     from grader.generator import Request, parse_rules
-    from grader.output import check_new, write_atomic
-    from grader.parallel import generate_run, puzzle_file_text
+    from grader.output import check_new, puzzle_file_text, write_atomic
+    from grader.parallel import generate_run
     from grader.registry import get_family
 
     if plan is not None:
@@ -239,13 +239,9 @@ def _default_level(family: Family, size: tuple[int, int], options: Mapping[str, 
     return next((level for level in reversed(below) if level in reached), DEFAULT_LEVEL)
 
 
-PUZZLE_SUFFIXES = (".jsonl", ".json")
-"""The output files ``grade`` and :func:`grader.load` read back as the same puzzles."""
-
-
 def _check_suffix(output: str) -> None:
     """Refuse (one line, before any work) an output file the loader would not read back."""
-    from grader.output import output_suffix
+    from grader.output import PUZZLE_SUFFIXES, output_suffix
 
     output_suffix(output, PUZZLE_SUFFIXES, "puzzle file")
 
