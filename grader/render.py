@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 
 from grader.board import Board, Cell
 from grader.family import Puzzle
-from grader.model import State
+from grader.model import State, is_single
 from grader.step import Step
 from grader.technique import Technique
 
@@ -568,10 +568,24 @@ def states_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
     return out
 
 
+def shown_state(puzzle: Puzzle, state: State, stated: Collection[int] | None) -> State:
+    """``state`` as a text board shows it (``stated``: see :func:`puzzle_board`): a cell down
+    to one candidate that no step has placed yet shows open, as its whole domain."""
+    if stated is None:
+        return state
+    variables = puzzle.model.variables
+    return [
+        variables[var].domain if var not in stated and is_single(mask) else mask
+        for var, mask in enumerate(state)
+    ]
+
+
 def stated_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[frozenset[int] | None]:
     """The cells stated before each step, when the family places every cell by a step
-    (:meth:`Family.stated_cells`: the givens, then each step's placements); else Nones."""
-    stated = puzzle.family.stated_cells(puzzle.model, puzzle.clue_state)
+    (:func:`grader.grading.stated_at_start`, then each step's placements); else Nones."""
+    from grader.grading import stated_at_start
+
+    stated = stated_at_start(puzzle)
     if stated is None:
         return [None] * len(steps)
     out: list[frozenset[int] | None] = []

@@ -151,15 +151,19 @@ def print_trace(console: Console, grade: Grade) -> None:
     print_board(console, family.text_board(model, grade.puzzle.clue_state))
     state = list(grade.puzzle.givens)
     from grader.engine import apply_step
+    from grader.render import shown_state, stated_before
 
-    for number, step in enumerate(grade.steps, start=1):
+    before = stated_before(grade.puzzle, grade.steps)  # after a step: before the next one
+    after = [*before[1:], grade.run.stated] if before else []
+    for number, (step, stated) in enumerate(zip(grade.steps, after, strict=True), start=1):
         apply_step(state, step)
         line = Text(f"{number:>3}. ", style="bold")
         line.append(f"[{step.technique} {step.cost:g}] ", style="magenta")
         line.append(ex.text(step))
         print_long(console, line, hang=5)
-        if step.data.get("chain"):
-            print_board(console, family.text_board(model, state))
+        if step.data.get("chain"):  # the board after a trial: what the steps placed so far
+            shown = shown_state(grade.puzzle, state, stated)
+            print_board(console, family.text_board(model, shown))
     if grade.run.contradiction is not None:  # the reason stands in the report above
         when = f"after step {len(grade.steps)}" if grade.steps else "before any step"
         console.print(Text(f"contradiction {when} (see the report)", style="red"))

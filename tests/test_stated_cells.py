@@ -22,7 +22,7 @@ from grader.grading import as_puzzle, grade, stated_at_start
 from grader.loading import load
 from grader.model import is_single
 from grader.registry import families
-from grader.render import stated_before, states_before, step_board
+from grader.render import shown_state, stated_before, states_before, step_board
 from grader.step import Step
 from grader.technique import Technique
 
@@ -178,3 +178,14 @@ def test_a_run_whose_steps_change_nothing_ends() -> None:
     engine = Engine(decided.model, [Repeats(1.0)])
     run = engine.run(decided.givens, stated=stated_at_start(decided))
     assert (run.steps, run.status) == ([], "solved")
+
+
+def test_a_text_board_shows_a_cell_no_step_placed_as_open() -> None:
+    """The boards --trace prints after a trial, like the pictures: the three blanks the givens
+    decide still show '.' until a step places them."""
+    puzzle = as_puzzle(blanked([(0, 0), (4, 4), (8, 8)]))
+    shown = shown_state(puzzle, puzzle.givens, stated_at_start(puzzle))
+    rows = puzzle.family.text_board(puzzle.model, shown)
+    assert rows[0].replace(" ", "").startswith(".") and rows[8].replace(" ", "").endswith(".")
+    plain = puzzle.family.text_board(puzzle.model, puzzle.givens)
+    assert "." not in "".join(plain)  # without the stated cells, every cell shows a value
