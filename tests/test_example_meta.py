@@ -24,3 +24,8 @@ def test_a_generated_example_is_rated_as_its_meta_says(path) -> None:
     result = grade(load(path)[0])
     assert (result.level, result.difficulty) == (meta["level"], meta["difficulty"])
     assert result.effort == pytest.approx(meta["effort"])
+
+
+def test_some_example_was_generated() -> None:
+    """The check above runs on something (a rename or a lost meta would skip it silently)."""
+    assert MADE

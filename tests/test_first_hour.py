@@ -11,6 +11,7 @@ from test_cli import run
 
 import grader
 from conftest import EXAMPLES
+from grader.batch import read_frame
 from grader.errors import InputError
 
 
@@ -339,6 +340,8 @@ def test_a_technique_one_family_lacks_is_that_puzzles_problem_in_a_batch(tmp_pat
     assert "sudoku.json: --techniques: unknown technique or level 'window'" in result.stderr
     rows = table.read_text().splitlines()
     assert len(rows) == 4
+    errors = read_frame(table)["error"].isna().tolist()  # tango, sudoku, binairo in order
+    assert errors == [True, False, True]  # the others are graded, the sudoku's row is an error
 
 
 WIDE = [  # a 6x42 binairo with one blank per row (each forced by its row's count)
