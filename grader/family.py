@@ -171,11 +171,16 @@ class Family:
         Families override it to add their decorations (signs, boxes, clues, doors, paths).
         """
         board = Board(model.rows, model.cols)
-        domains = 0
-        for variable in model.variables:
-            if variable.kind == "cell" and variable.row >= 0:
-                domains |= variable.domain
-        board.symbols = "".join(model.symbol(v) for v in values_of(domains))
+        symbols = model.memo.get("board symbols")
+        if symbols is None:  # every value a cell may hold, once per model (a board per step)
+            domains = 0
+            for variable in model.variables:
+                if variable.kind == "cell" and variable.row >= 0:
+                    domains |= variable.domain
+            symbols = model.memo["board symbols"] = "".join(
+                model.symbol(v) for v in values_of(domains)
+            )
+        board.symbols = symbols
         for var, variable in enumerate(model.variables):
             if variable.kind != "cell" or variable.row < 0:
                 continue
