@@ -128,7 +128,14 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
         console.print(panel)
     if trace:
         print_trace(console, grade)
-    stamp = f"grader {grade.to_dict()['version']} · {settings_line(grade)}"
+    print_stamp(console, grade)
+
+
+def print_stamp(console: Console, grade: Grade) -> None:
+    """The line naming the version and the settings the costs and steps came from."""
+    from grader import __version__
+
+    stamp = f"grader {__version__} · {settings_line(grade)}"
     print_long(console, Text(stamp, style="dim"), hang=2)
 
 

@@ -126,7 +126,7 @@ def grader_solve(
 ) -> None:
     from grader import __version__
     from grader.grading import step_dict
-    from grader.report import print_board, print_trace
+    from grader.report import print_board, print_stamp, print_trace
 
     options = grade_options(techniques, costs, True, timeout, True)
     sources = Sources(files, as_json, family)
@@ -151,6 +151,8 @@ def grader_solve(
             out.print(f"{puzzle.id}: {solve_text(result, how)}", markup=False)
             rows = grid if grid is not None else result.grid()
             print_board(out, [" ".join(row) for row in rows])
+            if steps and result.steps:
+                print_stamp(out, result)  # the steps' costs depend on the settings
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)

@@ -268,6 +268,10 @@ class Kit:
             payload = result.json_lines()[0]
             if case.solutions == 1 and not payload.get("solution"):
                 raise CheckFailed(f"{case.name}: solve printed no solution")
+            if case.solutions == 1:
+                last = self.run("grader", "solve", path).stdout.rstrip().splitlines()[-1]
+                if not last.startswith(f"grader {payload['version']} · techniques: "):
+                    raise CheckFailed(f"{case.name}: solve's steps end with no stamp: {last!r}")
             if case.contradiction:
                 report = self.run("grade", "--json", path).json_lines()[0]
                 text = self.run("grader", "solve", path).stdout
