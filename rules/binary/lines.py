@@ -3,7 +3,9 @@
 Values are 0 and 1. A line of length n holds n/2 of each, never three equal cells in a row, and
 where a sign joins cells i and i+1, ``=`` means equal and ``x`` opposite. The exact per-cell
 pass reads a table of every valid line on lines of up to :data:`TABLE_MAX` cells (518 lines of
-14 cells: filtering them is faster than any automaton pass in Python), and on longer lines runs
+14 cells), indexed by cell: the lines agreeing with the decided cells are one AND of big-int
+bitsets per decided cell, faster than filtering the table or any automaton pass in Python
+(``bench/vs_tatham.py``'s generating row); on longer lines it runs
 a forward-backward dynamic programme whose states are (last value, run length) and whose count
 of 1s so far is an int bitset, so a 100-cell line costs a few hundred big-int operations.
 """
@@ -11,8 +13,7 @@ of 1s so far is an int bitset, so a 100-cell line costs a few hundred big-int op
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache, reduce
-from operator import and_, or_
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from grader.explain import number_word
@@ -95,6 +96,25 @@ def valid_lines(length: int, signs: tuple[tuple[int, str], ...]) -> tuple[int, .
     return tuple(sorted(found))
 
 
+@lru_cache(maxsize=1024)
+def lines_by_cell(
+    length: int, signs: tuple[tuple[int, str], ...]
+) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """:func:`valid_lines` indexed by cell, as bitsets over the lines' positions in it: every
+    line, and per cell the lines that put a 0 there and those that put a 1 (so the lines that
+    agree with a partial line are a few big-int ANDs, not a pass over the table)."""
+    lines = valid_lines(length, signs)
+    every = (1 << len(lines)) - 1
+    with_one = []
+    for i in range(length):
+        found = 0
+        for k, line in enumerate(lines):
+            if line >> i & 1:
+                found |= 1 << k
+        with_one.append(found)
+    return every, tuple(every ^ m for m in with_one), tuple(with_one)
+
+
 @cache
 def every_cell(count: int) -> int:
     """A line bitset with cells ``0 .. count - 1`` set."""
@@ -157,25 +177,21 @@ class BalancedLine(LineRule):
         return self.supports_by_runs(masks)
 
     def supports_by_table(self, masks: Sequence[int]) -> list[int] | None:
-        """:meth:`supports` by filtering :func:`valid_lines`."""
-        zeros = ones = 0
+        """:meth:`supports` from :func:`lines_by_cell`: the valid lines that agree with the
+        decided cells, and per cell the values some of them give it."""
+        matching, with_zero, with_one = lines_by_cell(self.length, self.sign_key)
         for i, mask in enumerate(masks):
             if mask == 1:
-                zeros |= 1 << i
+                matching &= with_zero[i]
             elif mask == 2:
-                ones |= 1 << i
+                matching &= with_one[i]
             elif mask != 3:
                 return None  # a cell with no candidate
-        known = zeros | ones
-        matching = [
-            line for line in valid_lines(self.length, self.sign_key) if line & known == ones
-        ]
         if not matching:
             return None
-        some_one, all_ones = reduce(or_, matching), reduce(and_, matching)
         return [
-            (0 if all_ones >> i & 1 else 1) | (2 if some_one >> i & 1 else 0)
-            for i in range(self.length)
+            (1 if matching & zero else 0) | (2 if matching & one else 0)
+            for zero, one in zip(with_zero, with_one, strict=True)
         ]
 
     def supports_by_runs(self, masks: Sequence[int]) -> list[int] | None:
