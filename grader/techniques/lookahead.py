@@ -185,8 +185,8 @@ class Lookahead(Technique):
     def _nested_find(self, ctx: Context, sub: Engine) -> Iterator[Step]:
         """Deeper than 1: every assumption that fails, found without a record, and the chain
         of the first (cells with fewest candidates first) recorded, as recording a chain that
-        nests lookaheads costs a lookahead search at each of its steps (with it, two large
-        shared siteswaps solve within 60 s: ``bench/siteswap.py``)."""
+        nests lookaheads costs a lookahead search at each of its steps (``bench/siteswap.py``
+        times the shared siteswaps that need it)."""
         failed: list[tuple[int, int]] = []
         first: Run | None = None
         witnesses = Witnesses.of(ctx.model, sub)
