@@ -71,8 +71,17 @@ class Plan:
     """Techniques that watch alike (the same constraints for every variable, as the house
     techniques of a sudoku do), each class with its map variable → constraints: a change is
     spread once per class, not once per technique."""
+    settle_globals: tuple[Technique, ...] = field(default=(), repr=False)
+    """The global techniques :meth:`Engine.settle` runs, cheapest first: those no other one
+    settles for (:meth:`Technique.settled_by`)."""
 
     def __post_init__(self) -> None:
+        globals_ = [t for t in self.techniques if not t.local]
+        self.settle_globals = tuple(
+            t
+            for t in globals_
+            if not any(u is not t and t.settled_by(u, self.techniques) for u in globals_)
+        )
         per_technique: dict[int, list[tuple[int, ...]]] = {}
         for var, pairs in enumerate(self.watchers):
             by_technique: dict[int, list[int]] = {}
@@ -504,7 +513,7 @@ class Engine:
         pending = bytearray(len(constraints))
         for ci in order:
             pending[ci] = 1
-        global_techniques = [t for t in plan.techniques if not t.local]
+        global_techniques = plan.settle_globals
         stale = [True] * len(global_techniques)
         ctx = Context(model, state, self, settle=True)
         memo = ctx.memo

@@ -123,6 +123,13 @@ class Technique:
         """Steps within one constraint (local techniques)."""
         return iter(())
 
+    def settled_by(self, other: Technique, techniques: Sequence[Technique]) -> bool:
+        """Whether, in a propagation that keeps no steps (:meth:`grader.engine.Engine.settle`),
+        ``other`` (a technique of the same list ``techniques``) removes on every state all
+        this one would, so that this one need not run there: the end is the same fixpoint,
+        sooner. Default: never."""
+        return False
+
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[Assignment] | None:
         """The placements :meth:`find_in` makes in ``constraint`` (in any order), without steps,
         for callers that keep none (:meth:`grader.engine.Engine.settle`). None: no such

@@ -240,3 +240,32 @@ def test_joint_scans_end_where_the_techniques_one_by_one_end(name, size, options
                     assert found.state == ended.state
                 failed += ended.status == "contradiction"
     assert failed  # wrong assumptions that fail were among them
+
+
+@pytest.mark.parametrize(
+    ("family", "rows", "cols", "rules"),
+    [("tango", 6, 6, {}), ("siteswap", 4, 5, {"throws": [1, 5]})],
+)
+def test_settle_leaves_to_lookahead_what_it_covers_and_ends_where_run_ends(
+    family, rows, cols, rules
+):
+    """With lookahead in the table, settle skips the short contradictions (lookahead refutes
+    every assumption they do): on states with a solution it ends where run (which takes them)
+    ends, and a state run finds contradictory settle finds contradictory too."""
+    for puzzle, solution, state in random_states(family, rows, cols, rules, 12):
+        engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "expert"), verify=True)
+        skipped = {t.name for t in engine.plan.techniques if not t.local}
+        skipped -= {t.name for t in engine.plan.settle_globals}
+        assert skipped == {"short-contradiction"}
+        run, settled = engine.run(state), engine.settle(state)
+        assert (settled.status, settled.state) == (run.status, run.state)
+        rng = random.Random(str(state))
+        open_vars = [v for v, mask in enumerate(state) if mask & (mask - 1)]
+        for var in rng.sample(open_vars, min(4, len(open_vars))):
+            wrong = [x for x in values_of(state[var]) if x != solution[var]]
+            trial = list(state)
+            trial[var] = 1 << rng.choice(wrong)
+            run, settled = engine.run(trial, changed=[var]), engine.settle(trial, changed=[var])
+            assert (settled.status == "contradiction") == (run.status == "contradiction")
+            if run.status != "contradiction":
+                assert settled.state == run.state
