@@ -86,6 +86,20 @@ def test_import_grader_is_cheap():
     assert result.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize(
+    "example", ["sudoku", "tango", "binairo", "path", "pairplace", "siteswap_3x4"]
+)
+def test_grading_loads_no_generator_table_or_drawing(example):
+    """Grading one puzzle of each family imports none of what only other commands use."""
+    heavy = "('grader.generator', 'grader.batch', 'pandas', 'matplotlib', 'rich')"
+    code = (
+        f"import sys, grader; grader.grade({str(EXAMPLES / (example + '.json'))!r}); "
+        f"print(sorted(m for m in {heavy} if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]", result.stderr
+
+
 # Simon Tatham's Solo IDs: in "CxR" a box is C rows tall and R columns wide (solo.c numbers the
 # block of cell (y, x) as (y / c) * c + x / r). These IDs come from Solo's own generator
 # (sgt-solo --generate 1 2x3db, and 3x4db).

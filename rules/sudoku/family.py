@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -24,7 +24,6 @@ from grader.board import Board
 from grader.costs import choose
 from grader.errors import FieldProblem
 from grader.family import Family, TechniqueSpec, require
-from grader.generator import Target
 from grader.model import Model, State, is_single, single_value
 from grader.symmetry import named_board_transforms, transformed_rows
 from grader.techniques.chains import length_bonus
@@ -43,6 +42,9 @@ from rules.sudoku.file import (
 )
 from rules.sudoku.model import build_model
 from rules.sudoku.techniques import sudoku_table
+
+if TYPE_CHECKING:
+    from grader.generator import Target
 
 SE_LEVELS: tuple[tuple[float, str], ...] = (
     (1.5, "trivial"),
@@ -203,6 +205,8 @@ class Sudoku(Family):
     def generation_target(self, model: Model, level: str, costs: Any) -> Target:
         """A named level or an SE band (``"4.0-5.0"``): the techniques rated up to the band's
         top may be used, and the hardest step must land inside the band."""
+        from grader.generator import Target  # the generator's module, loaded when generating
+
         low, high = se_band(level)
         cap = [t for t in choose(self, model, None, costs) if t.cost <= high + 1e-9]
         require(bool(cap), "level", f"no technique is rated within {level!r}")
