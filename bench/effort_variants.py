@@ -8,7 +8,7 @@ each binairo site's level; then what fitting one exponent to the weekday gains o
 was not fitted on (random 2-fold splits). All the formulas are sums over the engine's order-free
 waves, so each is the same for every symmetric copy of a puzzle.
 
-    python bench/effort_variants.py                  # about 20 s
+    python bench/effort_variants.py                  # about 2 s
     python bench/effort_variants.py --splits 50 --bootstrap 200
 """
 
@@ -46,7 +46,7 @@ FORMULAS: dict[str, Callable[[Waves], float]] = {
     "c·(1 + ln n)": lambda ws: sum(c * (1 + math.log(n)) for c, n in ws),
     "c·√n": lambda ws: sum(c * math.sqrt(n) for c, n in ws),
     "c·Σ k^-0.6": lambda ws: sum(c * power_sum(n, 0.6) for c, n in ws),
-    "c·n (total_cost)": lambda ws: sum(c * n for c, n in ws),
+    "c·n (moves at wave's cost)": lambda ws: sum(c * n for c, n in ws),
     "c per wave (size ignored)": lambda ws: sum(c for c, _ in ws),
     "c²·H(n)": lambda ws: sum(c * c * harmonic(n) for c, n in ws),
     "waves with c ≥ 3": lambda ws: sum(c >= 3 for c, _ in ws),

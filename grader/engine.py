@@ -80,7 +80,12 @@ class Plan:
         self.settle_globals = tuple(
             t
             for t in globals_
-            if not any(u is not t and t.settled_by(u, self.techniques) for u in globals_)
+            if not any(
+                u is not t
+                and t.settled_by(u, self.techniques)
+                and not u.settled_by(t, self.techniques)  # never drop both of a pair
+                for u in globals_
+            )
         )
         per_technique: dict[int, list[tuple[int, ...]]] = {}
         for var, pairs in enumerate(self.watchers):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from conftest import make, random_solution
+from conftest import EXAMPLES, make, random_solution
 from grader.costs import choose
 from grader.engine import Engine
 from grader.model import values_of
@@ -269,3 +270,26 @@ def test_settle_leaves_to_lookahead_what_it_covers_and_ends_where_run_ends(
             assert (settled.status == "contradiction") == (run.status == "contradiction")
             if run.status != "contradiction":
                 assert settled.state == run.state
+
+
+def test_a_lookahead_trying_fewer_assumptions_does_not_settle_for_the_short_contradictions():
+    """Path's lookahead tries cells only; the short contradictions try edges too, so a table
+    holding both (as a plugin's extra techniques could make it) keeps them in settle."""
+    from grader.techniques import ShortContradiction
+
+    puzzle = make(json.loads((EXAMPLES / "path.json").read_text()))
+    techniques = [*choose(puzzle.family, puzzle.model, "expert"), ShortContradiction(5.0, "hard")]
+    engine = Engine(puzzle.model, techniques)
+    assert "short-contradiction" in {t.name for t in engine.plan.settle_globals}
+
+
+def test_settle_without_checks_survives_a_state_its_steps_empty():
+    """With ``verify=False`` (for states known to have a solution) a state without one, whose
+    hidden singles lose their place while settle applies them, ends without an internal error."""
+    puzzle = make(
+        {"family": "siteswap", "grid": ["....."] * 5, "rules": {"latin": True, "throws": [1, 5]}}
+    )
+    state = [4, 16, 62, 8, 8, 16, 62, 62, 32, 62, 2, 62, 62, 4, 62, 62, 32, 62, 62, 62, 62, 62]
+    state += [62, 2, 8]
+    engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "expert"), verify=False)
+    assert engine.settle(state, changed=[4]).status in ("contradiction", "stuck", "solved")

@@ -297,6 +297,13 @@ class Lookahead(Technique):
             return Run([], resumed[0], "contradiction", Contradiction("no candidate left"))
         return sub.settle(resumed[0], changed=resumed[1])
 
+    @property
+    def tries_every_assumption(self) -> bool:
+        """Whether it tries every value of every open variable (a family's subclass that
+        narrows :meth:`trial_vars` or :meth:`trials` does not)."""
+        cls = type(self)
+        return cls.trial_vars is Lookahead.trial_vars and cls.trials is Lookahead.trials
+
     def trial_vars(self, ctx: Context) -> Iterator[int]:
         """The open variables whose values are tried (a family may narrow them to its cells)."""
         return (v for v, m in enumerate(ctx.state) if m & (m - 1))

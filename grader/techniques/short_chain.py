@@ -161,8 +161,10 @@ class ShortContradiction(Technique):
         this one refutes (it follows the same moves further, and a rule broken or a cell left
         empty within the rounds stays so), so a propagation that keeps no steps needs only it
         (a depth-2 trial settles with both: half its time went here)."""
-        return isinstance(other, Lookahead) and set(self.inner(techniques)) <= set(
-            other.inner(techniques)
+        return (
+            isinstance(other, Lookahead)
+            and other.tries_every_assumption
+            and set(self.inner(techniques)) <= set(other.inner(techniques))
         )
 
     def find(self, ctx: Context) -> Iterator[Step]:
