@@ -204,13 +204,12 @@ def crossed_out(model: Model, state: State) -> State:
     left with one candidate stays open for the techniques (a naked or hidden single). A model
     without houses starts from ``state`` as it is."""
     houses = houses_of(model)
-    out = list(state)
-    for var, mask in enumerate(state):
-        if is_single(mask):
-            for p in houses.peers[var]:
-                if not is_single(state[p]):
-                    out[p] &= ~mask
-    return out
+    given = [mask if not mask & (mask - 1) else 0 for mask in state]  # the singles' values
+    read_peers = houses.read_peers
+    return [
+        mask & ~reduce(or_, read_peers[var](given), 0) if mask & (mask - 1) else mask
+        for var, mask in enumerate(state)
+    ]
 
 
 def stated_givens(model: Model, givens: State) -> set[int] | None:
