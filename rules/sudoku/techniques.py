@@ -81,11 +81,17 @@ class UniqueRectangle(Technique):
         houses = houses_of(ctx.model)
         state = ctx.state
         found: dict[tuple, Step] = {}
+        holding: dict[int, list[list[int]]] = {}  # per pair: each house's cells holding both
         for start, mask in enumerate(state):
             if mask.bit_count() != 2:
                 continue
             pair = tuple(values_of(mask))
-            for loop in self.loops(houses, state, start, mask):
+            fits = holding.get(mask)
+            if fits is None:
+                fits = holding[mask] = [
+                    [v for v in cells if state[v] & mask == mask] for cells in houses.cells
+                ]
+            for loop in self.loops(houses, state, start, mask, fits):
                 key = (frozenset(loop), pair)
                 if key in found:
                     continue
@@ -95,10 +101,20 @@ class UniqueRectangle(Technique):
         if found:
             yield min(found.values(), key=lambda step: step.cost)
 
-    def loops(self, houses: Houses, state: State, start: int, pm: int) -> list[list[int]]:
+    def loops(
+        self,
+        houses: Houses,
+        state: State,
+        start: int,
+        pm: int,
+        fits: list[list[int]] | None = None,
+    ) -> list[list[int]]:
         """The candidate loops through ``start`` on the pair ``pm`` (Sudoku Explainer's search:
         each step leaves by another kind of house than it came in; at most two cells with extra
-        candidates, or any number sharing one single extra value)."""
+        candidates, or any number sharing one single extra value). ``fits``: per house, its
+        cells holding both values of ``pm`` (the only ones a loop can go through)."""
+        if fits is None:
+            fits = [[v for v in cells if state[v] & pm == pm] for cells in houses.cells]
         out: list[list[int]] = []
         loop = [start]
         longest = MAX_LOOP if len(houses.cells[0]) <= 9 else 4
@@ -109,7 +125,7 @@ class UniqueRectangle(Technique):
                 kind = houses.shape[h]
                 if kind == came:
                     continue
-                for nxt in houses.cells[h]:
+                for nxt in fits[h]:
                     if nxt == start:
                         if len(loop) >= 4 and is_valid_loop(houses, loop):
                             out.append(list(loop))
@@ -117,7 +133,7 @@ class UniqueRectangle(Technique):
                     if full:
                         continue
                     mask = state[nxt]
-                    if mask & pm != pm or nxt in loop:
+                    if nxt in loop:
                         continue
                     more = extras | (mask & ~pm)
                     wide = mask.bit_count() > 2
