@@ -94,8 +94,9 @@ def fitted_exponent(
         for fit, test in ((order[:half], order[half:]), (order[half:], order[:half])):
             best = max(grid, key=lambda b: rho(b, fit))
             chosen[best] += 1
-            tested.append(rho(best, test))
-            gains.append(rho(best, test) - rho(1.0, test))
+            found = rho(best, test)
+            tested.append(found)
+            gains.append(found - rho(1.0, test))
     return sum(tested) / len(tested), sum(gains) / len(gains), chosen
 
 

@@ -71,7 +71,7 @@ class Plan:
     """Techniques that watch alike (the same constraints for every variable, as the house
     techniques of a sudoku do), each class with its map variable → constraints: a change is
     spread once per class, not once per technique."""
-    settle_globals: tuple[Technique, ...] = field(default=(), repr=False)
+    settle_globals: tuple[Technique, ...] = field(init=False, repr=False)
     """The global techniques :meth:`Engine.settle` runs, cheapest first: those no other one
     settles for (:meth:`Technique.settled_by`)."""
 

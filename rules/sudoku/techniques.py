@@ -107,14 +107,12 @@ class UniqueRectangle(Technique):
         state: State,
         start: int,
         pm: int,
-        fits: list[list[int]] | None = None,
+        fits: list[list[int]],
     ) -> list[list[int]]:
         """The candidate loops through ``start`` on the pair ``pm`` (Sudoku Explainer's search:
         each step leaves by another kind of house than it came in; at most two cells with extra
         candidates, or any number sharing one single extra value). ``fits``: per house, its
         cells holding both values of ``pm`` (the only ones a loop can go through)."""
-        if fits is None:
-            fits = [[v for v in cells if state[v] & pm == pm] for cells in houses.cells]
         out: list[list[int]] = []
         loop = [start]
         longest = MAX_LOOP if len(houses.cells[0]) <= 9 else 4
