@@ -2,6 +2,7 @@
 
     python bench/generate.py            # the table (a few minutes)
     python bench/generate.py --quick    # smaller counts
+    python bench/generate.py --size 14  # only Binairo 14x14 (repeatable; no Tango rows)
     python bench/generate.py --memory   # resident memory over a 1000-puzzle run
     python bench/generate.py --workers 1 --workers 2 --dask   # puzzles/s on workers
 
@@ -50,6 +51,9 @@ def row(label: str, request: Request) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--size", type=int, action="append", help="Only Binairo NxN (repeatable; no Tango rows)."
+    )
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -66,6 +70,8 @@ def main() -> None:
         return
     few = 3 if args.quick else 5
     for n, count in ((14, few * 4), (20, few * 2), (30, few), (50, max(2, few // 2)), (100, 1)):
+        if args.size and n not in args.size:
+            continue
         row(
             f"binairo {n}x{n} normal",
             Request("binairo", (n, n), "normal", count=count, seed=args.seed),
@@ -82,6 +88,8 @@ def main() -> None:
                     options={"unique_lines": True},
                 ),
             )
+    if args.size:
+        return
     for level in ("trivial", "easy", "normal", "hard", "expert"):
         row(f"tango 6x6 {level}", Request("tango", (6, 6), level, count=few * 2, seed=args.seed))
     row(
