@@ -293,3 +293,49 @@ def test_settle_without_checks_survives_a_state_its_steps_empty():
     state += [62, 2, 8]
     engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "expert"), verify=False)
     assert engine.settle(state, changed=[4]).status in ("contradiction", "stuck", "solved")
+
+
+@pytest.mark.parametrize(
+    ("family", "rows", "cols", "rules"),
+    [("tango", 6, 6, {}), ("siteswap", 4, 5, {"throws": [1, 5]})],
+)
+def test_the_order_lookahead_tries_assumptions_in_never_changes_where_settle_ends(
+    family, rows, cols, rules
+):
+    """Settle's lookahead tries first the assumptions that failed most often before (kept on
+    the model): whatever those counts say, it ends with the same status, in the same state
+    unless that is a contradiction, from states with a solution and from wrong ones."""
+    from grader.techniques.lookahead import Witnesses
+
+    failed = 0
+    for puzzle, solution, state in random_states(family, rows, cols, rules, 8):
+        techniques = choose(puzzle.family, puzzle.model, "expert")
+        rng = random.Random(str(state))
+        starts = [(state, None)]
+        for var in rng.sample([v for v, m in enumerate(state) if m & (m - 1)], 3):
+            wrong = list(state)
+            wrong[var] = 1 << rng.choice([x for x in values_of(state[var]) if x != solution[var]])
+            starts.append((wrong, [var]))
+        for start, changed in starts:
+            ends = set()
+            for shuffle in range(3):
+                for key in [k for k in puzzle.model.memo if k[0:1] == ("lookahead-witnesses",)]:
+                    del puzzle.model.memo[key]
+                engine = Engine(puzzle.model, techniques, unique=False)
+                lookahead = next(t for t in engine.plan.techniques if t.name == "lookahead-1")
+                failures = Witnesses.of(
+                    puzzle.model, engine.sub_engine(lookahead.inner(engine.techniques))
+                ).failures
+                counts = random.Random(shuffle)
+                if shuffle:  # counts as earlier trials could have left them
+                    failures.update(
+                        ((v, x), counts.randrange(5))
+                        for v, mask in enumerate(start)
+                        for x in values_of(mask)
+                    )
+                settled = engine.settle(start, changed=changed)
+                stopped = settled.status == "contradiction"
+                ends.add((settled.status, None if stopped else tuple(settled.state)))
+                failed += sum(failures.values()) if not shuffle else 0
+            assert len(ends) == 1
+    assert failed  # lookahead removed values on the way

@@ -22,7 +22,7 @@ on whether the answer was known.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +63,8 @@ class Witnesses:
         self.ends: dict[tuple[int, int], State] = {}
         """Assumption → the latest kept end that decides it."""
         self.stored = 0
+        self.failures: dict[tuple[int, int], int] = {}
+        """Assumption → how many trials of it failed (the order settle tries them in)."""
 
     @classmethod
     def of(cls, model: Model, sub: Engine) -> Witnesses:
@@ -214,36 +216,42 @@ class Lookahead(Technique):
         )
 
     def _settle_find(self, ctx: Context, sub: Engine) -> Iterator[Step]:
-        """For a caller that keeps no steps: every assumption of one pass that fails, found by
-        propagating without a record, in one step. Each removal is one lookahead would make
-        from this state, and a failing assumption still fails as the state narrows, so the
-        propagation ends where one shortest-chain step at a time would end, sooner."""
-        failed: list[tuple[int, int]] = []
-        reason = ""
+        """For a caller that keeps no steps: the first assumption that fails, found by
+        propagating without a record, in a step of its own; the caller propagates it and asks
+        again. A failing assumption still fails as the state narrows and propagation is
+        monotone, so this ends where one shortest-chain step at a time would end, whatever
+        the order of the trials. They are tried those that failed most often first (in
+        earlier trials of this model: the assumptions that break one branch of a deeper
+        lookahead tend to break the next), as every failure found narrows the state that the
+        next trials start from, and a branch that fails is dropped at its first contradiction."""
         witnesses = Witnesses.of(ctx.model, sub)
-        for var, value in self._open_trials(ctx, witnesses):
+        failures = witnesses.failures
+        order = sorted(self.trials(ctx), key=lambda trial: -failures.get(trial, 0))
+        for var, value in self._open_trials(ctx, witnesses, order):
             run = self._trial(ctx, sub, witnesses, var, value, None)
             if run.status == "contradiction":
-                failed.append((var, value))
-                reason = reason or (run.contradiction.reason if run.contradiction else "")
-        if failed:
-            yield self.make(
-                eliminations=failed,
-                assume=failed[0],
-                also=tuple(failed[1:]),
-                chain=(),
-                contradiction_reason=reason,
-                depth=self.depth,
-            )
+                failures[var, value] = failures.get((var, value), 0) + 1
+                yield self.make(
+                    eliminations=[(var, value)],
+                    assume=(var, value),
+                    also=(),
+                    chain=(),
+                    contradiction_reason=run.contradiction.reason if run.contradiction else "",
+                    depth=self.depth,
+                )
+                return
 
-    def _open_trials(self, ctx: Context, witnesses: Witnesses) -> Iterator[tuple[int, int]]:
-        """The trials that may fail: not a value of a known solution of this state, nor one
-        whose earlier propagation ended, without contradiction, inside this state."""
+    def _open_trials(
+        self, ctx: Context, witnesses: Witnesses, order: Iterable[tuple[int, int]] | None = None
+    ) -> Iterator[tuple[int, int]]:
+        """The trials that may fail, of ``order`` (default: :meth:`trials`): not a value of a
+        known solution of this state, nor one whose earlier propagation ended, without
+        contradiction, inside this state."""
         engine = ctx.engine
         state = ctx.state
         fitting: list[list[int]] = []  # known solutions that fit this state
         seen = 0
-        for var, value in self.trials(ctx):
+        for var, value in self.trials(ctx) if order is None else order:
             ctx.check_time()
             if seen < len(engine.solutions):  # a trial may have completed a new one
                 fitting += [s for s in engine.solutions[seen:] if fits(s, state)]
