@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from grader.lines import LineRule
@@ -242,10 +243,15 @@ class Relation(Constraint):
         return (values[self.a], values[self.b]) in self.allowed
 
 
-def rotations(values: Sequence[int]) -> set[tuple[int, ...]]:
-    """All cyclic rotations of a sequence."""
-    seq = tuple(values)
-    return {seq[i:] + seq[:i] for i in range(len(seq))} if seq else {seq}
+def rotations(values: Sequence[int]) -> frozenset[tuple[int, ...]]:
+    """All cyclic rotations of a sequence (remembered: distinct-lines checks ask for the same
+    complete lines again and again as lookahead tries its assumptions)."""
+    return _rotations(tuple(values))
+
+
+@lru_cache(maxsize=1 << 14)
+def _rotations(seq: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    return frozenset(seq[i:] + seq[:i] for i in range(len(seq))) if seq else frozenset((seq,))
 
 
 class DistinctLines(Constraint):

@@ -302,9 +302,10 @@ def test_settle_without_checks_survives_a_state_its_steps_empty():
 def test_the_order_lookahead_tries_assumptions_in_never_changes_where_settle_ends(
     family, rows, cols, rules
 ):
-    """Settle's lookahead tries first the assumptions that failed most often before (kept on
-    the model): whatever those counts say, it ends with the same status, in the same state
-    unless that is a contradiction, from states with a solution and from wrong ones."""
+    """Settle's lookahead tries first the assumptions whose trials failed most often before
+    (counts kept on the model): whatever those counts say, it ends with the same status, in
+    the same state unless that is a contradiction, from states with a solution and from wrong
+    ones."""
     from grader.techniques.lookahead import Witnesses
 
     failed = 0
@@ -323,19 +324,91 @@ def test_the_order_lookahead_tries_assumptions_in_never_changes_where_settle_end
                     del puzzle.model.memo[key]
                 engine = Engine(puzzle.model, techniques, unique=False)
                 lookahead = next(t for t in engine.plan.techniques if t.name == "lookahead-1")
-                failures = Witnesses.of(
+                witnesses = Witnesses.of(
                     puzzle.model, engine.sub_engine(lookahead.inner(engine.techniques))
-                ).failures
+                )
                 counts = random.Random(shuffle)
                 if shuffle:  # counts as earlier trials could have left them
-                    failures.update(
-                        ((v, x), counts.randrange(5))
-                        for v, mask in enumerate(start)
-                        for x in values_of(mask)
-                    )
+                    for kept in (witnesses.failed, witnesses.held):
+                        kept.update(
+                            ((v, x), counts.randrange(5))
+                            for v, mask in enumerate(start)
+                            for x in values_of(mask)
+                        )
                 settled = engine.settle(start, changed=changed)
                 stopped = settled.status == "contradiction"
                 ends.add((settled.status, None if stopped else tuple(settled.state)))
-                failed += sum(failures.values()) if not shuffle else 0
+                failed += sum(witnesses.failed.values()) if not shuffle else 0
             assert len(ends) == 1
     assert failed  # lookahead removed values on the way
+
+
+@pytest.mark.parametrize(
+    ("family", "rows", "cols", "rules", "count"),
+    [
+        ("tango", 6, 6, {}, 3),
+        ("binairo", 6, 6, {}, 3),
+        ("siteswap", 5, 6, {"throws": [1, 5]}, 1),
+    ],
+)
+def test_a_deeper_trial_that_decides_a_refuted_assumption_fails_as_it_would_have(
+    family, rows, cols, rules, count, monkeypatch
+):
+    """A depth-2 lookahead remembers the assumptions that failed from the state it scans; a
+    later trial from there fails as soon as its propagation decides one of them. Every trial
+    ends as it ends without that memory: with the same status, and in the same state unless
+    that is a contradiction."""
+    from grader.techniques.lookahead import Witnesses
+
+    cut_short = []
+    fails = Witnesses.fails
+
+    def counted(self, state):
+        found = fails(self, state)
+        cut_short.append(found is not None)
+        return found
+
+    monkeypatch.setattr(Witnesses, "fails", counted)
+    refuted = 0
+    for puzzle, _, root in random_states(family, rows, cols, rules, count):
+        engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "extreme"))
+        deeper = next(t for t in engine.plan.techniques if t.name == "lookahead-2")
+        sub = engine.sub_engine(deeper.inner(engine.techniques))
+        witnesses = Witnesses.of(puzzle.model, sub)
+        trials = [
+            (var, value)
+            for var, mask in enumerate(root)
+            if mask & (mask - 1)
+            for value in values_of(mask)
+        ]
+
+        def ends(trials=trials, root=root, sub=sub):
+            out = []
+            for var, value in trials:
+                trial = list(root)
+                trial[var] = 1 << value
+                run = sub.settle(trial, changed=[var])
+                stopped = run.status == "contradiction"
+                out.append((run.status, None if stopped else run.state))
+            return out
+
+        witnesses.refuted.clear()
+        alone = ends()
+        start = list(root)
+        for (var, value), (status, _) in zip(trials, alone, strict=True):
+            if status == "contradiction":
+                witnesses.refute(start, var, value)
+                refuted += 1
+        assert ends() == alone
+    assert refuted and any(cut_short)  # failures were remembered and cut trials short
+
+
+def test_a_refuted_assumption_condemns_only_states_within_its_start():
+    from grader.techniques.lookahead import Witnesses
+
+    witnesses = Witnesses()
+    witnesses.refute([0b11, 0b11], 0, 1)
+    assert witnesses.fails([0b10, 0b01]) == (0, 1)  # decides it, within the start
+    assert witnesses.fails([0b10, 0b111]) is None  # a value the start had not
+    assert witnesses.fails([0b01, 0b11]) is None  # the other value
+    assert witnesses.fails([0b11, 0b11]) is None  # not decided

@@ -25,7 +25,11 @@ def distinct_groups(model: Model) -> dict[tuple[int, ...], list[tuple[DistinctLi
 
 
 def consistent(values: Sequence[int], masks: Sequence[int]) -> bool:
-    return all(m >> v & 1 for v, m in zip(values, masks, strict=True))
+    """Whether every value is still a candidate of its cell (of equal-length sequences)."""
+    for value, mask in zip(values, masks):  # noqa: B905, SIM110 (a plain loop: 2-3x faster)
+        if not mask >> value & 1:
+            return False
+    return True
 
 
 def line_scope(constraint: Constraint, model: Model) -> set[int]:

@@ -63,8 +63,12 @@ class Witnesses:
         self.ends: dict[tuple[int, int], State] = {}
         """Assumption → the latest kept end that decides it."""
         self.stored = 0
-        self.failures: dict[tuple[int, int], int] = {}
-        """Assumption → how many trials of it failed (the order settle tries them in)."""
+        self.failed: dict[tuple[int, int], int] = {}
+        self.held: dict[tuple[int, int], int] = {}
+        """Assumption → how many of its trials failed, and how many ended without
+        contradiction (the order settle tries them in)."""
+        self.refuted: list[tuple[State, set[tuple[int, int]]]] = []
+        """Recent starts with the assumptions whose trials from there failed."""
 
     @classmethod
     def of(cls, model: Model, sub: Engine) -> Witnesses:
@@ -90,6 +94,33 @@ class Witnesses:
             return None
         narrowed = [e & t for e, t in zip(end, trial, strict=True)]
         return narrowed, [v for v, (n, e) in enumerate(zip(narrowed, end, strict=True)) if n != e]
+
+    def failing_share(self, trial: tuple[int, int]) -> float:
+        """The share of the trials of this assumption that failed, as if one had failed and
+        one had not before any (Laplace's rule of succession): 0.5 for one never tried."""
+        failed = self.failed.get(trial, 0)
+        return (failed + 1) / (failed + self.held.get(trial, 0) + 2)
+
+    REFUTED_STARTS = 4
+    """Starts kept with their failed assumptions (a deeper lookahead's scan keeps one)."""
+
+    def refute(self, start: State, var: int, value: int) -> None:
+        """Remember that the trial ``var = value`` from ``start`` (kept as it is: the caller
+        passes a copy it does not change) ended in a contradiction."""
+        if not self.refuted or self.refuted[-1][0] is not start:
+            self.refuted = [*self.refuted[1 - self.REFUTED_STARTS :], (start, set())]
+        self.refuted[-1][1].add((var, value))
+
+    def fails(self, state: State) -> tuple[int, int] | None:
+        """A failed assumption that ``state`` decides while lying within its start, if any:
+        propagation is monotone, so from ``state`` it ends in a contradiction too."""
+        for start, failed in reversed(self.refuted):
+            for var, value in failed:
+                if state[var] == 1 << value and not any(
+                    s & ~t for s, t in zip(state, start, strict=True)
+                ):
+                    return var, value
+        return None
 
     def keep(self, var: int, value: int, start: State, end: State) -> None:
         """Remember that the trial ``var = value`` went from ``start`` to ``end`` without
@@ -188,13 +219,17 @@ class Lookahead(Technique):
         """Deeper than 1: every assumption that fails, found without a record, and the chain
         of the first (cells with fewest candidates first) recorded, as recording a chain that
         nests lookaheads costs a lookahead search at each of its steps (``bench/siteswap.py``
-        times the shared siteswaps that need it)."""
+        times the shared siteswaps that need it). Each failure is remembered with this state
+        (:meth:`Witnesses.refute`): a later trial whose propagation decides it fails there
+        and then, as it would fail at the end (propagation is monotone)."""
         failed: list[tuple[int, int]] = []
         first: Run | None = None
         witnesses = Witnesses.of(ctx.model, sub)
+        root = list(ctx.state)
         for var, value in self._open_trials(ctx, witnesses):
             run = self._trial(ctx, sub, witnesses, var, value, None, record=first is None)
             if run.status == "contradiction":
+                witnesses.refute(root, var, value)
                 failed.append((var, value))
                 first = first or run
         if first is not None:
@@ -220,17 +255,31 @@ class Lookahead(Technique):
         propagating without a record, in a step of its own; the caller propagates it and asks
         again. A failing assumption still fails as the state narrows and propagation is
         monotone, so this ends where one shortest-chain step at a time would end, whatever
-        the order of the trials. They are tried those that failed most often first (in
-        earlier trials of this model: the assumptions that break one branch of a deeper
-        lookahead tend to break the next), as every failure found narrows the state that the
-        next trials start from, and a branch that fails is dropped at its first contradiction."""
+        the order of the trials. They are tried by the share of their earlier trials on this
+        model that failed, highest first (the assumptions that break one branch of a deeper
+        lookahead tend to break the next), as every failure found narrows the state the next
+        trials start from, and a branch that fails is dropped at its first contradiction.
+        When this propagation is itself a deeper lookahead's trial and its state decides an
+        assumption that failed from a wider state (:meth:`Witnesses.fails`), it fails at
+        once: it would fail at the end."""
+        refuted = Witnesses.of(ctx.model, ctx.engine).fails(ctx.state)
+        if refuted is not None:  # the propagation this runs in fails: say so at once
+            yield self.make(
+                eliminations=[refuted],
+                assume=refuted,
+                also=(),
+                chain=(),
+                contradiction_reason="an assumption that fails from a wider state",
+                depth=self.depth,
+            )
+            return
         witnesses = Witnesses.of(ctx.model, sub)
-        failures = witnesses.failures
-        order = sorted(self.trials(ctx), key=lambda trial: -failures.get(trial, 0))
+        failed, held = witnesses.failed, witnesses.held
+        order = sorted(self.trials(ctx), key=lambda t: -witnesses.failing_share(t))
         for var, value in self._open_trials(ctx, witnesses, order):
             run = self._trial(ctx, sub, witnesses, var, value, None)
             if run.status == "contradiction":
-                failures[var, value] = failures.get((var, value), 0) + 1
+                failed[var, value] = failed.get((var, value), 0) + 1
                 yield self.make(
                     eliminations=[(var, value)],
                     assume=(var, value),
@@ -240,6 +289,7 @@ class Lookahead(Technique):
                     depth=self.depth,
                 )
                 return
+            held[var, value] = held.get((var, value), 0) + 1
 
     def _open_trials(
         self, ctx: Context, witnesses: Witnesses, order: Iterable[tuple[int, int]] | None = None

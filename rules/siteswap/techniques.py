@@ -80,7 +80,8 @@ class SumRule(RunTechnique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         state = ctx.state
-        open_pos = [i for i, v in enumerate(constraint.vars) if not is_single(state[v])]
+        masks = [state[v] for v in constraint.vars]
+        open_pos = [i for i, m in enumerate(masks) if m & (m - 1) or not m]
         if len(open_pos) != 1:
             return
         n = period(constraint)
@@ -143,7 +144,7 @@ class FreeLandingSites(RunTechnique):
         claims: dict[int, tuple[int, dict[int, int]]] = {}
         for var in constraint.vars:
             mask = state[var]
-            if is_single(mask) or through[var][0][0] is not constraint:
+            if (mask and not mask & (mask - 1)) or through[var][0][0] is not constraint:
                 continue  # each cell is looked at from its first run only
             keep = mask
             lines = []
@@ -214,7 +215,7 @@ class NonTrivialRun(RunTechnique):
         if not constraint.rule.nontrivial:
             return
         state = ctx.state
-        open_vars = [v for v in constraint.vars if not is_single(state[v])]
+        open_vars = [v for v in constraint.vars if (m := state[v]) & (m - 1) or not m]
         if len(open_vars) != 1:
             return
         values = {single_value(state[v]) for v in constraint.vars if is_single(state[v])}
@@ -259,10 +260,14 @@ class HiddenLandingSite(RunTechnique):
         n = period(constraint)
         masks = [state[v] for v in constraint.vars]
         sites = site_masks(masks, n)
-        for s in range(n):
+        once = twice = 0  # the beats some cell can land on, and those two or more can
+        for mask in sites:
+            twice |= once & mask
+            once |= mask
+        unreached = ((1 << n) - 1) & ~once
+        for s in values_of(unreached | (once & ~twice)):
             bit = 1 << s
-            reach = [p for p in range(n) if sites[p] & bit]
-            if not reach:
+            if unreached & bit:
                 yield self.make(
                     contradiction=f"no throw of {constraint.label} can land on beat {s + 1}",
                     unit=constraint.label,
@@ -270,9 +275,9 @@ class HiddenLandingSite(RunTechnique):
                     period=n,
                 )
                 return
-            if len(reach) != 1 or sites[reach[0]] == bit:
+            p = next(p for p in range(n) if sites[p] & bit)
+            if sites[p] == bit:
                 continue
-            p = reach[0]
             var = constraint.vars[p]
             keep = sum(1 << v for v in values_of(masks[p]) if (p + v) % n == s)
             step = narrowed(
@@ -318,7 +323,7 @@ class DistinctRuns(RunTechnique):
         assert isinstance(constraint, Line)
         state = ctx.state
         masks = [state[v] for v in constraint.vars]
-        open_pos = [i for i, m in enumerate(masks) if not is_single(m)]
+        open_pos = [i for i, m in enumerate(masks) if m & (m - 1) or not m]
         if len(open_pos) != 1:
             return
         p = open_pos[0]
@@ -379,7 +384,7 @@ class LandingSubset(RunTechnique):
         n = period(constraint)
         masks = [state[v] for v in constraint.vars]
         sites = site_masks(masks, n)
-        open_pos = [p for p in range(n) if not is_single(sites[p])]
+        open_pos = [p for p, m in enumerate(sites) if m & (m - 1) or not m]
         if len(open_pos) <= self.degree:
             return
         k = self.degree
