@@ -204,7 +204,7 @@ def trace_html(
     body = [
         f"<h1>Trace: {escape(title)}</h1>",
         f'<p class="meta">grader {escape(__version__)}'
-        + (f" · {escape(settings_line(grades[0]))}" if grades else "")
+        + (f" · {escape(settings_line(grades[0].settings()))}" if grades else "")
         + "</p>",
     ]
     if len(grades) > 1:

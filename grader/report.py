@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -128,19 +129,21 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
         console.print(panel)
     if trace:
         print_trace(console, grade)
-    print_stamp(console, grade)
+    print_stamp(console, grade.settings())
 
 
-def print_stamp(console: Console, grade: Grade) -> None:
-    """The line naming the version and the settings the costs and steps came from."""
+def print_stamp(console: Console, settings: Mapping[str, Any]) -> None:
+    """The line naming the version and the settings the costs and steps came from (a grade's
+    :meth:`~grader.grading.Grade.settings`, or a hint's)."""
     from grader import __version__
 
-    stamp = f"grader {__version__} · {settings_line(grade)}"
+    stamp = f"grader {__version__} · {settings_line(settings)}"
     print_long(console, Text(stamp, style="dim"), hang=2)
 
 
-def settings_line(grade: Grade) -> str:
-    settings = grade.settings()
+def settings_line(settings: Mapping[str, Any]) -> str:
+    """The settings behind the costs in words: the techniques with their costs, guessing and
+    the timeout when set."""
     names = ", ".join(f"{k} {v:g}" for k, v in settings["techniques"].items())
     extras = []
     if settings["guess"]:

@@ -152,7 +152,7 @@ def grader_solve(
             rows = grid if grid is not None else result.grid()
             print_board(out, [" ".join(row) for row in rows])
             if steps and result.steps:
-                print_stamp(out, result)  # the steps' costs depend on the settings
+                print_stamp(out, result.settings())  # the steps' costs depend on the settings
         if grid is None and result.run.status == "timeout":
             sources.code = EXIT_TIMEOUT
     raise typer.Exit(sources.code)
@@ -246,6 +246,10 @@ def grader_hint(
         print_long(out, warning, hang=2)
     for text in notes:
         out.print(f"note: {text}", markup=False)
+    if steps:
+        from grader.report import print_stamp
+
+        print_stamp(out, found.settings)  # the step's cost depends on the settings
     raise typer.Exit(code)
 
 

@@ -240,14 +240,19 @@ class Kit:
                     raise CheckFailed(f"{case.name}: render {extra} drew no SVG")
 
     def check_hint(self) -> None:
-        """``grader hint``: a step on the unique puzzle, the count of solutions on the puzzle
-        with two, the contradiction on the puzzles with none."""
+        """``grader hint``: a step on the unique puzzle (stamped with the version and settings,
+        as grade's report), the count of solutions on the puzzle with two, the contradiction
+        on the puzzles with none."""
         for case in self.cases.all():
             path = self.file(case)
             text = self.run("grader", "hint", path).stdout
             payload = self.run("grader", "hint", "--json", path).json_lines()[0]
             if case.solutions == 1 and not payload.get("hint"):
                 raise CheckFailed(f"{case.name}: hint gives no step: {text.strip()}")
+            if case.solutions == 1:
+                last = text.rstrip().splitlines()[-1]
+                if not last.startswith(f"grader {payload['version']} · techniques: "):
+                    raise CheckFailed(f"{case.name}: hint's step ends with no stamp: {last!r}")
             if case.solutions == "2+" and "solutions" not in text:
                 raise CheckFailed(f"{case.name}: hint does not say the puzzle has 2+ solutions")
             if case.contradiction:
