@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -284,9 +285,9 @@ class DistinctLines(Constraint):
                 out[index] = tuple(single_value(m) for m in masks)
         return out
 
-    def forbidden_for(self, index: int, state: State) -> dict[str, set[tuple[int, ...]]]:
+    def forbidden_for(self, index: int, state: State) -> dict[str, AbstractSet[tuple[int, ...]]]:
         """Sequences line ``index`` may not take, by the label of the complete line they copy."""
-        out: dict[str, set[tuple[int, ...]]] = {}
+        out: dict[str, AbstractSet[tuple[int, ...]]] = {}
         length = len(self.lines[index])
         for other, values in self.complete_values(state).items():
             if other == index or len(values) != length:

@@ -357,18 +357,18 @@ def test_a_deeper_trial_that_decides_a_refuted_assumption_fails_as_it_would_have
     """A depth-2 lookahead remembers the assumptions that failed from the state it scans; a
     later trial from there fails as soon as its propagation decides one of them. Every trial
     ends as it ends without that memory: with the same status, and in the same state unless
-    that is a contradiction."""
+    that is a contradiction. Another engine with the same techniques does not read it."""
     from grader.techniques.lookahead import Witnesses
 
     cut_short = []
-    fails = Witnesses.fails
+    refuted_in = Witnesses.refuted_in
 
-    def counted(self, state):
-        found = fails(self, state)
+    def counted(self, engine, state):
+        found = refuted_in(self, engine, state)
         cut_short.append(found is not None)
         return found
 
-    monkeypatch.setattr(Witnesses, "fails", counted)
+    monkeypatch.setattr(Witnesses, "refuted_in", counted)
     refuted = 0
     for puzzle, _, root in random_states(family, rows, cols, rules, count):
         engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "extreme"))
@@ -397,18 +397,60 @@ def test_a_deeper_trial_that_decides_a_refuted_assumption_fails_as_it_would_have
         start = list(root)
         for (var, value), (status, _) in zip(trials, alone, strict=True):
             if status == "contradiction":
-                witnesses.refute(start, var, value)
+                witnesses.refute(sub, start, var, value)
                 refuted += 1
         assert ends() == alone
+        other = engine.sub_engine(deeper.inner(engine.techniques))  # same techniques, same key
+        assert Witnesses.of(puzzle.model, other) is witnesses
+        assert not witnesses.refuted or not any(
+            witnesses.refuted_in(other, [1 << value if v == var else m for v, m in enumerate(root)])
+            for var, value in witnesses.refuted[-1][2]
+        )
     assert refuted and any(cut_short)  # failures were remembered and cut trials short
+
+
+@pytest.mark.parametrize(
+    ("family", "rows", "cols", "rules", "count"),
+    [("binairo", 6, 6, {}, 4), ("siteswap", 5, 6, {"throws": [1, 5]}, 1)],
+)
+def test_a_depth_2_scan_finds_the_step_it_finds_without_remembering_failures(
+    family, rows, cols, rules, count, monkeypatch
+):
+    """The depth-2 scan as grade runs it: the same step (failures, chain) whether or not its
+    trials use the failures found before them, which they do."""
+    from grader.techniques.lookahead import Witnesses
+
+    used = []
+    refuted_in = Witnesses.refuted_in
+
+    def counted(self, engine, state):
+        found = refuted_in(self, engine, state)
+        used.append(found is not None)
+        return found
+
+    monkeypatch.setattr(Witnesses, "refuted_in", counted)
+    refute = Witnesses.refute
+    for puzzle, _, root in random_states(family, rows, cols, rules, count):
+        steps = []
+        for remember in (True, False):
+            for key in [k for k in puzzle.model.memo if k[0:1] == ("lookahead-witnesses",)]:
+                del puzzle.model.memo[key]
+            monkeypatch.setattr(Witnesses, "refute", refute if remember else lambda *a: None)
+            engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "extreme"))
+            deeper = next(t for t in engine.plan.techniques if t.name == "lookahead-2")
+            found = list(deeper.find(Context(puzzle.model, list(root), engine)))
+            steps.append([(s.eliminations, s.data["chain"]) for s in found])
+        assert steps[0] == steps[1]
+    assert any(used)  # the trials used the failures found before them
 
 
 def test_a_refuted_assumption_condemns_only_states_within_its_start():
     from grader.techniques.lookahead import Witnesses
 
-    witnesses = Witnesses()
-    witnesses.refute([0b11, 0b11], 0, 1)
-    assert witnesses.fails([0b10, 0b01]) == (0, 1)  # decides it, within the start
-    assert witnesses.fails([0b10, 0b111]) is None  # a value the start had not
-    assert witnesses.fails([0b01, 0b11]) is None  # the other value
-    assert witnesses.fails([0b11, 0b11]) is None  # not decided
+    witnesses, engine = Witnesses(), object()
+    witnesses.refute(engine, [0b11, 0b11], 0, 1)
+    assert witnesses.refuted_in(engine, [0b10, 0b01]) == (0, 1)  # decides it, within the start
+    assert witnesses.refuted_in(engine, [0b10, 0b111]) is None  # a value the start had not
+    assert witnesses.refuted_in(engine, [0b01, 0b11]) is None  # the other value
+    assert witnesses.refuted_in(engine, [0b11, 0b11]) is None  # not decided
+    assert witnesses.refuted_in(object(), [0b10, 0b01]) is None  # another engine's

@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 
 
 class Witnesses:
-    """Where earlier trials of one lookahead started and ended without contradiction.
+    """What earlier trials propagated by one set of techniques showed: where they started and
+    ended without contradiction, how often each assumption failed or held, and which failed
+    from the state a deeper lookahead scans.
 
     Propagation is monotone: from a narrower state it ends narrower or equal. So when a trial
     once ended at ``end`` without contradiction:
@@ -50,6 +52,10 @@ class Witnesses:
     - when the current trial of the same assumption starts within the earlier ``start``, it
       ends where ``end`` narrowed to the current trial ends, so only what differs from ``end``
       needs propagating.
+
+    A trial that failed from a deeper lookahead's state, by the same propagation, condemns
+    any state within that state that decides its assumption: that propagation ends in a
+    contradiction there too (:meth:`refuted_in`).
 
     Kept per model, set of propagating techniques and knowledge of uniqueness (which some
     techniques need), within a bound on the masks stored."""
@@ -67,8 +73,9 @@ class Witnesses:
         self.held: dict[tuple[int, int], int] = {}
         """Assumption → how many of its trials failed, and how many ended without
         contradiction (the order settle tries them in)."""
-        self.refuted: list[tuple[State, set[tuple[int, int]]]] = []
-        """Recent starts with the assumptions whose trials from there failed."""
+        self.refuted: list[tuple[Engine, State, set[tuple[int, int]]]] = []
+        """Recent scans: the engine their trials ran in, the state they started from and the
+        assumptions that failed from there."""
 
     @classmethod
     def of(cls, model: Model, sub: Engine) -> Witnesses:
@@ -101,20 +108,26 @@ class Witnesses:
         failed = self.failed.get(trial, 0)
         return (failed + 1) / (failed + self.held.get(trial, 0) + 2)
 
-    REFUTED_STARTS = 4
-    """Starts kept with their failed assumptions (a deeper lookahead's scan keeps one)."""
+    REFUTED_SCANS = 4
+    """Scans kept with their failed assumptions (a deeper lookahead's scan keeps one)."""
 
-    def refute(self, start: State, var: int, value: int) -> None:
+    def refute(self, engine: Engine, start: State, var: int, value: int) -> None:
         """Remember that the trial ``var = value`` from ``start`` (kept as it is: the caller
-        passes a copy it does not change) ended in a contradiction."""
-        if not self.refuted or self.refuted[-1][0] is not start:
-            self.refuted = [*self.refuted[1 - self.REFUTED_STARTS :], (start, set())]
-        self.refuted[-1][1].add((var, value))
+        passes a copy it does not change), propagated by ``engine``, failed."""
+        last = self.refuted[-1] if self.refuted else None
+        if last is None or last[0] is not engine or last[1] is not start:
+            self.refuted = [*self.refuted[1 - self.REFUTED_SCANS :], (engine, start, set())]
+        self.refuted[-1][2].add((var, value))
 
-    def fails(self, state: State) -> tuple[int, int] | None:
-        """A failed assumption that ``state`` decides while lying within its start, if any:
-        propagation is monotone, so from ``state`` it ends in a contradiction too."""
-        for start, failed in reversed(self.refuted):
+    def refuted_in(self, engine: Engine, state: State) -> tuple[int, int] | None:
+        """A failed assumption, of a scan whose trials ``engine`` propagated, that ``state``
+        decides while lying within that scan's start, if any: propagation is monotone, so
+        ``engine`` propagating ``state`` ends in a contradiction too. Only the engine the
+        trials ran in counts (another with the same techniques may not verify the rules,
+        and a state without a solution may then end without a contradiction)."""
+        for scan, start, failed in reversed(self.refuted):
+            if scan is not engine:
+                continue
             for var, value in failed:
                 if state[var] == 1 << value and not any(
                     s & ~t for s, t in zip(state, start, strict=True)
@@ -220,8 +233,9 @@ class Lookahead(Technique):
         of the first (cells with fewest candidates first) recorded, as recording a chain that
         nests lookaheads costs a lookahead search at each of its steps (``bench/siteswap.py``
         times the shared siteswaps that need it). Each failure is remembered with this state
-        (:meth:`Witnesses.refute`): a later trial whose propagation decides it fails there
-        and then, as it would fail at the end (propagation is monotone)."""
+        and the engine the trials run in (:meth:`Witnesses.refute`): a later trial whose
+        propagation decides it fails there and then, as it would fail at the end (propagation
+        is monotone)."""
         failed: list[tuple[int, int]] = []
         first: Run | None = None
         witnesses = Witnesses.of(ctx.model, sub)
@@ -229,7 +243,7 @@ class Lookahead(Technique):
         for var, value in self._open_trials(ctx, witnesses):
             run = self._trial(ctx, sub, witnesses, var, value, None, record=first is None)
             if run.status == "contradiction":
-                witnesses.refute(root, var, value)
+                witnesses.refute(sub, root, var, value)
                 failed.append((var, value))
                 first = first or run
         if first is not None:
@@ -260,16 +274,16 @@ class Lookahead(Technique):
         lookahead tend to break the next), as every failure found narrows the state the next
         trials start from, and a branch that fails is dropped at its first contradiction.
         When this propagation is itself a deeper lookahead's trial and its state decides an
-        assumption that failed from a wider state (:meth:`Witnesses.fails`), it fails at
-        once: it would fail at the end."""
-        refuted = Witnesses.of(ctx.model, ctx.engine).fails(ctx.state)
-        if refuted is not None:  # the propagation this runs in fails: say so at once
+        assumption that failed from that lookahead's state (:meth:`Witnesses.refuted_in`),
+        it fails at once: it would fail at the end."""
+        condemned = Witnesses.of(ctx.model, ctx.engine).refuted_in(ctx.engine, ctx.state)
+        if condemned is not None:  # the propagation this runs in fails: say so at once
             yield self.make(
-                eliminations=[refuted],
-                assume=refuted,
+                eliminations=[condemned],
+                assume=condemned,
                 also=(),
                 chain=(),
-                contradiction_reason="an assumption that fails from a wider state",
+                contradiction_reason="it failed before from a state holding this one",
                 depth=self.depth,
             )
             return
@@ -381,7 +395,7 @@ class Lookahead(Technique):
         rounds = step.data.get("rounds")
         if rounds and rounds > 1:
             text += f" ({rounds} rounds of deductions deep)"
-        also = step.data.get("also", ())  # a step of a propagation that kept no record
+        also = step.data.get("also", ())  # the other assumptions of a wave that fail alike
         if also:
             others = ", ".join(f"{ex.cell(v)} ≠ {ex.value(x)}" for v, x in also)
             text += f"; other assumptions fail likewise ({others})"
