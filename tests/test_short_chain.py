@@ -133,3 +133,23 @@ def test_a_chain_of_no_moves_reads_without_a_stray_semicolon():
     )
     assert step.data["forced"] == () and step.data["rounds"] == 0
     assert explainer.reason(step) == ("if r1c3 were S, then row 1 holds three suns in a row")
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_a_known_solution_spares_trials_and_changes_no_step(name):
+    """Knowing a solution of the state (the exact search's, at the top level) lets the short
+    contradictions skip its values: they find the same steps as without it."""
+    family = families()[name]
+    template = family.empty_model(SIZES[name], RULES.get(name, {}))
+    found = 0
+    for model, state, solution in random_partials(family, template, random.Random(name), 6):
+        technique = ShortContradiction(5.0, "hard")
+        techniques = [*easy(family, model), technique]
+        steps = []
+        for known in ([], [solution]):
+            engine = Engine(model, techniques, solutions=known, unique=False)
+            found_steps = technique.find(Context(model, list(state), engine))
+            steps.append([(s.eliminations, s.data["forced"]) for s in found_steps])
+        assert steps[0] == steps[1]
+        found += len(steps[0])
+    assert found  # there were contradictions to find

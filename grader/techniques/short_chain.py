@@ -22,7 +22,7 @@ from grader.explain import Explainer
 from grader.model import State, is_single, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
-from grader.techniques.lookahead import Lookahead, refutation, round_bonus
+from grader.techniques.lookahead import Lookahead, fits, refutation, round_bonus
 
 if TYPE_CHECKING:
     from grader.engine import Engine
@@ -168,14 +168,19 @@ class ShortContradiction(Technique):
         )
 
     def find(self, ctx: Context) -> Iterator[Step]:
-        """Every assumption whose chain breaks a rule within the rounds, one step each."""
+        """Every assumption whose chain breaks a rule within the rounds, one step each. A
+        value of a known solution that fits the state is not tried: sound moves from it break
+        no rule."""
         sub = ctx.engine.sub_engine(self.inner(ctx.engine.techniques))
         state = ctx.state
+        fitting = [s for s in ctx.engine.solutions if fits(s, state)]
         for var, mask in enumerate(state):
             if is_single(mask) or not mask:
                 continue
             ctx.check_time()
             for value in values_of(mask):
+                if any(s[var] == value for s in fitting):
+                    continue
                 chain = follow(sub, state, var, value, self.rounds)
                 if chain is None:
                     continue
