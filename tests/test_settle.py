@@ -343,6 +343,22 @@ def test_the_order_lookahead_tries_assumptions_in_never_changes_where_settle_end
     assert failed  # lookahead removed values on the way
 
 
+def watch_refutations_read(monkeypatch) -> list[bool]:
+    """Whether each reading of the remembered depth-2 failures found one (a list that grows)."""
+    from grader.techniques.lookahead import Witnesses
+
+    read: list[bool] = []
+    refuted_in = Witnesses.refuted_in
+
+    def counted(self, engine, state):
+        found = refuted_in(self, engine, state)
+        read.append(found is not None)
+        return found
+
+    monkeypatch.setattr(Witnesses, "refuted_in", counted)
+    return read
+
+
 @pytest.mark.parametrize(
     ("family", "rows", "cols", "rules", "count"),
     [
@@ -360,15 +376,7 @@ def test_a_deeper_trial_that_decides_a_refuted_assumption_fails_as_it_would_have
     that is a contradiction. Another engine with the same techniques does not read it."""
     from grader.techniques.lookahead import Witnesses
 
-    cut_short = []
-    refuted_in = Witnesses.refuted_in
-
-    def counted(self, engine, state):
-        found = refuted_in(self, engine, state)
-        cut_short.append(found is not None)
-        return found
-
-    monkeypatch.setattr(Witnesses, "refuted_in", counted)
+    cut_short = watch_refutations_read(monkeypatch)
     refuted = 0
     for puzzle, _, root in random_states(family, rows, cols, rules, count):
         engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "extreme"))
@@ -420,15 +428,7 @@ def test_a_depth_2_scan_finds_the_step_it_finds_without_remembering_failures(
     trials use the failures found before them, which they do."""
     from grader.techniques.lookahead import Witnesses
 
-    used = []
-    refuted_in = Witnesses.refuted_in
-
-    def counted(self, engine, state):
-        found = refuted_in(self, engine, state)
-        used.append(found is not None)
-        return found
-
-    monkeypatch.setattr(Witnesses, "refuted_in", counted)
+    used = watch_refutations_read(monkeypatch)
     refute = Witnesses.refute
     for puzzle, _, root in random_states(family, rows, cols, rules, count):
         steps = []
