@@ -598,7 +598,9 @@ class Engine:
                                 break
                             continue
                         progress = False
-                        for step in technique.find_in(ctx, constraint):
+                        # found on this state before any applies, as run's waves are (a
+                        # technique's scan never sees the state change under it)
+                        for step in list(technique.find_in(ctx, constraint)):
                             progress = apply(step.placements, step.eliminations, step) or progress
                         if progress:
                             break

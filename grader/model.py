@@ -65,6 +65,12 @@ def is_single(mask: int) -> bool:
     return mask != 0 and mask & (mask - 1) == 0
 
 
+def open_positions(masks: Sequence[int]) -> list[int]:
+    """The positions of the masks that are not single (:func:`is_single`): open or empty; one
+    pass for a line, where a scan would call :func:`is_single` per cell."""
+    return [i for i, mask in enumerate(masks) if mask & (mask - 1) or not mask]
+
+
 def single_value(mask: int) -> int:
     """The value of a mask holding exactly one candidate."""
     return mask.bit_length() - 1

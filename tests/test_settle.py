@@ -345,17 +345,17 @@ def test_the_order_lookahead_tries_assumptions_in_never_changes_where_settle_end
 
 def watch_refutations_read(monkeypatch) -> list[bool]:
     """Whether each reading of the remembered depth-2 failures found one (a list that grows)."""
-    from grader.techniques.lookahead import Witnesses
+    from grader.techniques import lookahead
 
     read: list[bool] = []
-    refuted_in = Witnesses.refuted_in
+    refuted_in = lookahead.refuted_in
 
-    def counted(self, engine, state):
-        found = refuted_in(self, engine, state)
+    def counted(engine, state):
+        found = refuted_in(engine, state)
         read.append(found is not None)
         return found
 
-    monkeypatch.setattr(Witnesses, "refuted_in", counted)
+    monkeypatch.setattr(lookahead, "refuted_in", counted)
     return read
 
 
@@ -374,6 +374,7 @@ def test_a_deeper_trial_that_decides_a_refuted_assumption_fails_as_it_would_have
     later trial from there fails as soon as its propagation decides one of them. Every trial
     ends as it ends without that memory: with the same status, and in the same state unless
     that is a contradiction. Another engine with the same techniques does not read it."""
+    from grader.techniques import lookahead
     from grader.techniques.lookahead import Witnesses
 
     cut_short = watch_refutations_read(monkeypatch)
@@ -400,19 +401,20 @@ def test_a_deeper_trial_that_decides_a_refuted_assumption_fails_as_it_would_have
                 out.append((run.status, None if stopped else run.state))
             return out
 
-        witnesses.refuted.clear()
         alone = ends()
         start = list(root)
-        for (var, value), (status, _) in zip(trials, alone, strict=True):
-            if status == "contradiction":
-                witnesses.refute(sub, start, var, value)
-                refuted += 1
+        failed = [
+            t for t, (status, _) in zip(trials, alone, strict=True) if status == "contradiction"
+        ]
+        for var, value in failed:
+            lookahead.refute(sub, start, var, value)
+            refuted += 1
         assert ends() == alone
         other = engine.sub_engine(deeper.inner(engine.techniques))  # same techniques, same key
         assert Witnesses.of(puzzle.model, other) is witnesses
-        assert not witnesses.refuted or not any(
-            witnesses.refuted_in(other, [1 << value if v == var else m for v, m in enumerate(root)])
-            for var, value in witnesses.refuted[-1][2]
+        assert not failed or not any(
+            lookahead.refuted_in(other, [1 << value if v == var else m for v, m in enumerate(root)])
+            for var, value in failed
         )
     assert refuted and any(cut_short)  # failures were remembered and cut trials short
 
@@ -426,16 +428,16 @@ def test_a_depth_2_scan_finds_the_step_it_finds_without_remembering_failures(
 ):
     """The depth-2 scan as grade runs it: the same step (failures, chain) whether or not its
     trials use the failures found before them, which they do."""
-    from grader.techniques.lookahead import Witnesses
+    from grader.techniques import lookahead
 
     used = watch_refutations_read(monkeypatch)
-    refute = Witnesses.refute
+    refute = lookahead.refute
     for puzzle, _, root in random_states(family, rows, cols, rules, count):
         steps = []
         for remember in (True, False):
             for key in [k for k in puzzle.model.memo if k[0:1] == ("lookahead-witnesses",)]:
                 del puzzle.model.memo[key]
-            monkeypatch.setattr(Witnesses, "refute", refute if remember else lambda *a: None)
+            monkeypatch.setattr(lookahead, "refute", refute if remember else lambda *a: None)
             engine = Engine(puzzle.model, choose(puzzle.family, puzzle.model, "extreme"))
             deeper = next(t for t in engine.plan.techniques if t.name == "lookahead-2")
             found = list(deeper.find(Context(puzzle.model, list(root), engine)))
@@ -445,12 +447,15 @@ def test_a_depth_2_scan_finds_the_step_it_finds_without_remembering_failures(
 
 
 def test_a_refuted_assumption_condemns_only_states_within_its_start():
-    from grader.techniques.lookahead import Witnesses
+    from grader.techniques.lookahead import refute, refuted_in
 
-    witnesses, engine = Witnesses(), object()
-    witnesses.refute(engine, [0b11, 0b11], 0, 1)
-    assert witnesses.refuted_in(engine, [0b10, 0b01]) == (0, 1)  # decides it, within the start
-    assert witnesses.refuted_in(engine, [0b10, 0b111]) is None  # a value the start had not
-    assert witnesses.refuted_in(engine, [0b01, 0b11]) is None  # the other value
-    assert witnesses.refuted_in(engine, [0b11, 0b11]) is None  # not decided
-    assert witnesses.refuted_in(object(), [0b10, 0b01]) is None  # another engine's
+    class Stand:  # an engine, as far as the memory goes (a key it holds weakly)
+        pass
+
+    engine = Stand()
+    refute(engine, [0b11, 0b11], 0, 1)
+    assert refuted_in(engine, [0b10, 0b01]) == (0, 1)  # decides it, within the start
+    assert refuted_in(engine, [0b10, 0b111]) is None  # a value the start had not
+    assert refuted_in(engine, [0b01, 0b11]) is None  # the other value
+    assert refuted_in(engine, [0b11, 0b11]) is None  # not decided
+    assert refuted_in(Stand(), [0b10, 0b01]) is None  # another engine's

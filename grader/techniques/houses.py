@@ -315,9 +315,7 @@ class HiddenSingle(HouseTechnique):
         # only values the house must hold and no placed cell holds
         singles = once & ~twice & houses.covers[h] & ~done
         for value in values_of(singles):
-            var = next((v for v in houses.cells[h] if state[v] >> value & 1), None)
-            if var is None:  # a step applied meanwhile (settle) took its last place
-                continue
+            var = next(v for v in houses.cells[h] if state[v] >> value & 1)
             if (
                 is_single(state[var])
                 and not houses.peers_hold(state, var, value)

@@ -25,6 +25,7 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from grader.engine import Run
 from grader.explain import Explainer
@@ -39,8 +40,7 @@ if TYPE_CHECKING:
 
 class Witnesses:
     """What earlier trials propagated by one set of techniques showed: where they started and
-    ended without contradiction, how often each assumption failed or held, and which failed
-    from the state a deeper lookahead scans.
+    ended without contradiction, and how often each assumption failed or held.
 
     Propagation is monotone: from a narrower state it ends narrower or equal. So when a trial
     once ended at ``end`` without contradiction:
@@ -52,10 +52,6 @@ class Witnesses:
     - when the current trial of the same assumption starts within the earlier ``start``, it
       ends where ``end`` narrowed to the current trial ends, so only what differs from ``end``
       needs propagating.
-
-    A trial that failed from a deeper lookahead's state, by the same propagation, condemns
-    any state within that state that decides its assumption: that propagation ends in a
-    contradiction there too (:meth:`refuted_in`).
 
     Kept per model, set of propagating techniques and knowledge of uniqueness (which some
     techniques need), within a bound on the masks stored."""
@@ -73,9 +69,6 @@ class Witnesses:
         self.held: dict[tuple[int, int], int] = {}
         """Assumption → how many of its trials failed, and how many ended without
         contradiction (the order settle tries them in)."""
-        self.refuted: list[tuple[Engine, State, set[tuple[int, int]]]] = []
-        """Recent scans: the engine their trials ran in, the state they started from and the
-        assumptions that failed from there."""
 
     @classmethod
     def of(cls, model: Model, sub: Engine) -> Witnesses:
@@ -108,33 +101,6 @@ class Witnesses:
         failed = self.failed.get(trial, 0)
         return (failed + 1) / (failed + self.held.get(trial, 0) + 2)
 
-    REFUTED_SCANS = 4
-    """Scans kept with their failed assumptions (a deeper lookahead's scan keeps one)."""
-
-    def refute(self, engine: Engine, start: State, var: int, value: int) -> None:
-        """Remember that the trial ``var = value`` from ``start`` (kept as it is: the caller
-        passes a copy it does not change), propagated by ``engine``, failed."""
-        last = self.refuted[-1] if self.refuted else None
-        if last is None or last[0] is not engine or last[1] is not start:
-            self.refuted = [*self.refuted[1 - self.REFUTED_SCANS :], (engine, start, set())]
-        self.refuted[-1][2].add((var, value))
-
-    def refuted_in(self, engine: Engine, state: State) -> tuple[int, int] | None:
-        """A failed assumption, of a scan whose trials ``engine`` propagated, that ``state``
-        decides while lying within that scan's start, if any: propagation is monotone, so
-        ``engine`` propagating ``state`` ends in a contradiction too. Only the engine the
-        trials ran in counts (another with the same techniques may not verify the rules,
-        and a state without a solution may then end without a contradiction)."""
-        for scan, start, failed in reversed(self.refuted):
-            if scan is not engine:
-                continue
-            for var, value in failed:
-                if state[var] == 1 << value and not any(
-                    s & ~t for s, t in zip(state, start, strict=True)
-                ):
-                    return var, value
-        return None
-
     def keep(self, var: int, value: int, start: State, end: State) -> None:
         """Remember that the trial ``var = value`` went from ``start`` to ``end`` without
         contradiction."""
@@ -148,6 +114,36 @@ class Witnesses:
         for u, mask in enumerate(end):
             if mask & (mask - 1) == 0:  # decided (an end without contradiction has no 0)
                 ends[u, mask.bit_length() - 1] = end
+
+
+_REFUTED: WeakKeyDictionary[Engine, tuple[State, set[tuple[int, int]]]] = WeakKeyDictionary()
+"""Per engine a deeper lookahead's trials run in (one per scan): the state the scan started
+from and the assumptions whose trials failed from there."""
+
+
+def refute(engine: Engine, start: State, var: int, value: int) -> None:
+    """Remember that the trial ``var = value`` from ``start`` (kept as it is: the caller
+    passes a copy it does not change), propagated by ``engine``, failed."""
+    kept = _REFUTED.get(engine)
+    if kept is None or kept[0] is not start:
+        kept = _REFUTED[engine] = (start, set())
+    kept[1].add((var, value))
+
+
+def refuted_in(engine: Engine, state: State) -> tuple[int, int] | None:
+    """A failed assumption of the scan whose trials ``engine`` propagates that ``state``
+    decides while lying within the scan's start, if any: propagation is monotone, so
+    ``engine`` propagating ``state`` ends in a contradiction too. Only the engine the trials
+    ran in reads them (another with the same techniques may not verify the rules, and a state
+    without a solution may then end without a contradiction)."""
+    kept = _REFUTED.get(engine)
+    if kept is None:
+        return None
+    start, failed = kept
+    for var, value in failed:
+        if state[var] == 1 << value and not any(s & ~t for s, t in zip(state, start, strict=True)):
+            return var, value
+    return None
 
 
 def fits(solution: list[int], state: list[int]) -> bool:
@@ -233,7 +229,7 @@ class Lookahead(Technique):
         of the first (cells with fewest candidates first) recorded, as recording a chain that
         nests lookaheads costs a lookahead search at each of its steps (``bench/siteswap.py``
         times the shared siteswaps that need it). Each failure is remembered with this state
-        and the engine the trials run in (:meth:`Witnesses.refute`): a later trial whose
+        and the engine the trials run in (:func:`refute`): a later trial whose
         propagation decides it fails there and then, as it would fail at the end (propagation
         is monotone)."""
         failed: list[tuple[int, int]] = []
@@ -243,7 +239,7 @@ class Lookahead(Technique):
         for var, value in self._open_trials(ctx, witnesses):
             run = self._trial(ctx, sub, witnesses, var, value, None, record=first is None)
             if run.status == "contradiction":
-                witnesses.refute(sub, root, var, value)
+                refute(sub, root, var, value)
                 failed.append((var, value))
                 first = first or run
         if first is not None:
@@ -274,16 +270,17 @@ class Lookahead(Technique):
         lookahead tend to break the next), as every failure found narrows the state the next
         trials start from, and a branch that fails is dropped at its first contradiction.
         When this propagation is itself a deeper lookahead's trial and its state decides an
-        assumption that failed from that lookahead's state (:meth:`Witnesses.refuted_in`),
+        assumption that failed from that lookahead's state (:func:`refuted_in`),
         it fails at once: it would fail at the end."""
-        condemned = Witnesses.of(ctx.model, ctx.engine).refuted_in(ctx.engine, ctx.state)
+        condemned = refuted_in(ctx.engine, ctx.state)
         if condemned is not None:  # the propagation this runs in fails: say so at once
+            reason = "an assumption it decides failed from a state holding this one"
             yield self.make(
-                eliminations=[condemned],
+                contradiction=reason,
                 assume=condemned,
                 also=(),
                 chain=(),
-                contradiction_reason="it failed before from a state holding this one",
+                contradiction_reason=reason,
                 depth=self.depth,
             )
             return

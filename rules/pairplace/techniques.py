@@ -261,8 +261,8 @@ class ColumnHiddenSingle(PairTechnique):
             twice |= once & mask
             once |= mask
         for y in values_of(once & ~twice & constraint.covering):
-            var = next((v for v in cells if state[v] >> y & 1), None)
-            if var is None or is_single(state[var]):  # None: a step applied meanwhile took it
+            var = next(v for v in cells if state[v] >> y & 1)
+            if is_single(state[var]):
                 continue
             row, x = shape.place(var)
             partner = shape.var(row, y)

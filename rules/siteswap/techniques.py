@@ -17,7 +17,7 @@ from grader.constraints import Constraint, Line
 from grader.evidence import Evidence, constraints_by_label
 from grader.explain import Explainer, listed
 from grader.family import TechniqueSpec
-from grader.model import Model, is_single, single_value, values_of
+from grader.model import Model, is_single, open_positions, single_value, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques import Guess, LineEnumeration, Lookahead, ShortContradiction
@@ -80,8 +80,7 @@ class SumRule(RunTechnique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         state = ctx.state
-        masks = [state[v] for v in constraint.vars]
-        open_pos = [i for i, m in enumerate(masks) if m & (m - 1) or not m]
+        open_pos = open_positions([state[v] for v in constraint.vars])
         if len(open_pos) != 1:
             return
         n = period(constraint)
@@ -144,7 +143,7 @@ class FreeLandingSites(RunTechnique):
         claims: dict[int, tuple[int, dict[int, int]]] = {}
         for var in constraint.vars:
             mask = state[var]
-            if (mask and not mask & (mask - 1)) or through[var][0][0] is not constraint:
+            if is_single(mask) or through[var][0][0] is not constraint:
                 continue  # each cell is looked at from its first run only
             keep = mask
             lines = []
@@ -215,7 +214,9 @@ class NonTrivialRun(RunTechnique):
         if not constraint.rule.nontrivial:
             return
         state = ctx.state
-        open_vars = [v for v in constraint.vars if (m := state[v]) & (m - 1) or not m]
+        open_vars = [
+            constraint.vars[i] for i in open_positions([state[v] for v in constraint.vars])
+        ]
         if len(open_vars) != 1:
             return
         values = {single_value(state[v]) for v in constraint.vars if is_single(state[v])}
@@ -323,7 +324,7 @@ class DistinctRuns(RunTechnique):
         assert isinstance(constraint, Line)
         state = ctx.state
         masks = [state[v] for v in constraint.vars]
-        open_pos = [i for i, m in enumerate(masks) if m & (m - 1) or not m]
+        open_pos = open_positions(masks)
         if len(open_pos) != 1:
             return
         p = open_pos[0]
@@ -384,7 +385,7 @@ class LandingSubset(RunTechnique):
         n = period(constraint)
         masks = [state[v] for v in constraint.vars]
         sites = site_masks(masks, n)
-        open_pos = [p for p, m in enumerate(sites) if m & (m - 1) or not m]
+        open_pos = open_positions(sites)
         if len(open_pos) <= self.degree:
             return
         k = self.degree
