@@ -10,9 +10,9 @@ import random
 import pytest
 
 from grader.costs import choose
-from grader.engine import Engine, apply_step
+from grader.engine import Engine, Plan, apply_step
 from grader.registry import families
-from grader.techniques.houses import houses_of
+from grader.techniques.houses import FullHouse, HouseTechnique, houses_of, stated_givens
 from soundness import random_partials
 
 CASES = [
@@ -68,3 +68,52 @@ def test_houses_are_shared_by_models_of_one_key_and_found_by_their_cells(
     other = family.empty_model(other_size if family_name == "sudoku" else size, other_options)
     if other.key != first.key:
         assert houses_of(other) is not houses
+
+
+
+def _trace(run) -> tuple:
+    return (
+        [(s.technique, s.placements, s.eliminations) for s in run.steps],
+        run.state,
+        run.status,
+    )
+
+
+def _runs(family_name, size, options, seed, count, patched):
+    """Per random partial state, with and without the stated cells grade tracks: the run of
+    the house techniques as planned, and as planned with ``patched`` class attributes."""
+    family = families()[family_name]
+    template = family.empty_model(size, options)
+    for model, start, _ in random_partials(family, template, random.Random(seed), count):
+        techniques = [
+            t for t in choose(family, model) if type(t).__module__ == "grader.techniques.houses"
+        ]
+        planned = Engine(model, techniques)
+        other = Engine(model, techniques)
+        with pytest.MonkeyPatch.context() as patch:
+            for cls, value in patched:
+                patch.setattr(cls, "reads_peers", value)
+            other.plan = Plan.build(model, list(planned.techniques))
+        assert other.plan.watchers != planned.plan.watchers
+        for stated in (None, stated_givens(model, start)):
+            yield _trace(planned.run(start, stated=stated)), _trace(other.run(start, stated=stated))
+
+
+@pytest.mark.parametrize(("family_name", "size", "options"), CASES)
+def test_house_techniques_rescanned_on_their_own_cells_find_what_peer_rescans_find(
+    family_name, size, options
+):
+    """Hidden singles and subsets and naked subsets are rescanned only when a cell of their
+    house changes (``HouseTechnique.reads_peers``): every run takes the same steps in the same
+    order as when a peer's change rescans them too, with and without the stated cells."""
+    pairs = list(_runs(family_name, size, options, 11, 16, [(HouseTechnique, True)]))
+    assert len(pairs) == 32
+    for planned, rescanning_peers in pairs:
+        assert planned == rescanning_peers
+
+
+def test_a_full_house_rescanned_only_on_its_own_cells_can_be_missed():
+    """A full house does read its peers (their change can leave a house one open cell): these
+    runs tell, as some run then takes other steps."""
+    pairs = list(_runs("sudoku", (9, 9), {}, 11, 16, [(FullHouse, False)]))
+    assert any(planned != blind for planned, blind in pairs)

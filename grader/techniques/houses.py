@@ -231,6 +231,13 @@ class HouseTechnique(Technique):
     """Only houses that must hold some values (full house: every value of its cells)."""
     boxes: bool | None = None
     """Only boxes (True), only lines (False) or any house (None)."""
+    reads_peers = False
+    """Whether a change outside the house alone can give :meth:`find_in` something new there
+    (it is then rescanned when a peer of its cells changes, not only its own cells). A peer's
+    change can only make a cell of the house *placed* (its value gone from every peer): that
+    value then has that one place in the house, so hidden singles and subsets lose nothing to
+    find, and naked subsets read only cells with several candidates; but a full house may
+    appear once its other cells are placed."""
 
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
         if not isinstance(constraint, AllDifferent):
@@ -242,6 +249,8 @@ class HouseTechnique(Technique):
         return self.boxes is None or houses.is_box[h] == self.boxes
 
     def scope(self, constraint: Constraint, model: Model) -> Iterable[int]:
+        if not self.reads_peers:
+            return constraint.vars
         houses = houses_of(model)
         out = set(constraint.vars)
         for v in constraint.vars:
@@ -260,6 +269,7 @@ class FullHouse(HouseTechnique):
     title = "Full house"
     description = "A house with a single open cell: it takes the one value the house lacks."
     needs_covering = True
+    reads_peers = True
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         state = ctx.state
