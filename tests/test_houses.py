@@ -70,7 +70,6 @@ def test_houses_are_shared_by_models_of_one_key_and_found_by_their_cells(
         assert houses_of(other) is not houses
 
 
-
 def _trace(run) -> tuple:
     return (
         [(s.technique, s.placements, s.eliminations) for s in run.steps],
