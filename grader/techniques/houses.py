@@ -97,8 +97,8 @@ class Houses:
             mask = state[v]
             if (
                 mask & (mask - 1)
-                or reduce(or_, read_peers[v](state), 0) & mask
                 or (stated is not None and v not in stated)
+                or reduce(or_, read_peers[v](state), 0) & mask
             ):
                 out.append(v)
             else:
@@ -273,13 +273,10 @@ class FullHouse(HouseTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         state = ctx.state
-        undecided = 0  # cells with several candidates are open: two of them, no full house
         for v in constraint.vars:
             mask = state[v]
             if mask & (mask - 1):
-                undecided += 1
-                if undecided > 1:
-                    return
+                return  # an open cell with several candidates: not one open cell with one
         houses = houses_of(ctx.model)
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
@@ -407,13 +404,17 @@ def locked_candidates(
     crossings = houses.crossings
     inside_of = crossing_unions(houses, state, 0, memo)
     outside_of = crossing_unions(houses, state, 1 if pointing else 2, memo)
-    for i, (inside, outside) in enumerate(zip(inside_of, outside_of, strict=True)):
-        locked = inside & ~outside
+    target_of = crossing_unions(houses, state, 2 if pointing else 1, memo)
+    for i, (inside, outside, target_rest) in enumerate(
+        zip(inside_of, outside_of, target_of, strict=True)
+    ):
+        # values whose places in the source all lie inside, still in the rest of the target
+        locked = inside & ~outside & target_rest
         if not locked:
             continue
         box, line, shared = crossings[i]
         source, target = (box, line) if pointing else (line, box)
-        # the values the source must hold whose places all lie inside
+        # only values the source must hold
         locked &= covers[source]
         if not locked:
             continue
