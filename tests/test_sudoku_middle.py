@@ -12,7 +12,7 @@ from grader.costs import choose
 from grader.engine import Engine
 from grader.technique import Context
 from grader.techniques.houses import houses_of
-from rules.sudoku.exclusion import _triplet_ways, _ways
+from rules.sudoku.exclusion import _pair_ways, _triplet_ways, _ways
 from rules.sudoku.family import FAMILY
 from rules.sudoku.techniques import BivalueGrave, UniqueRectangle, is_valid_loop, loop_bonus
 from soundness import assert_sound_steps, random_partials
@@ -143,3 +143,18 @@ def test_the_triplet_enumeration_finds_the_ways_the_general_one_finds(full, seei
     keeps the same values of the base cells as trying every combination in turn."""
     seeing = sorted(seeing)
     assert _triplet_ways(full, seeing, set(covers)) == _ways(full, seeing, covers)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(1, 511).filter(lambda m: m & (m - 1)), min_size=2, max_size=2),
+    st.booleans(),
+    st.lists(st.integers(3, 511).filter(lambda m: 2 <= m.bit_count() <= 3), max_size=5),
+)
+def test_the_pair_enumeration_finds_the_ways_the_general_one_finds(full, seeing, masks):
+    """Aligned pair exclusion's loop (a value of the first cell at a time, the second's values
+    as a bitset) keeps the same values as trying every combination in turn."""
+    union = full[0] | full[1]
+    masks = [m for m in masks if not m & ~union]  # excluders within the base cells' values
+    expected = _ways(full, [(0, 1)] if seeing else [], masks)
+    assert _pair_ways(full[0], full[1], seeing, masks) == expected

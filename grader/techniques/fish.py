@@ -67,6 +67,36 @@ def fish_lines(model: Model) -> tuple[FishLines, FishLines]:
     return found
 
 
+def base_spots(ctx: Context, lines: FishLines, direction: int, value: int) -> list[tuple[int, int]]:
+    """(base house, the cover houses of its places of ``value`` as a bitset) for each base
+    line that must hold the value and has two or more places, all on cover lines; kept in
+    :attr:`Context.memo` (a view of this state) for the fish of every size."""
+    key = ("fish spots", direction, value)
+    found = ctx.memo.get(key)
+    if found is not None:
+        return found
+    houses = houses_of(ctx.model)
+    state = ctx.state
+    cover_of = lines.cover_of
+    bit = 1 << value
+    found = []
+    for h in lines.base:
+        if not houses.covers[h] & bit:
+            continue  # the value need not appear in this line
+        covers = 0
+        for v in houses.cells[h]:
+            if state[v] & bit:
+                cover = cover_of.get(v, -1)
+                if cover < 0:  # a place on no cover line
+                    covers = 0
+                    break
+                covers |= 1 << cover
+        if covers.bit_count() >= 2:
+            found.append((h, covers))
+    ctx.memo[key] = found
+    return found
+
+
 class Fish(Technique):
     name = "x-wing"
     title = "Fish"
@@ -93,24 +123,16 @@ class Fish(Technique):
         houses = houses_of(ctx.model)
         state = ctx.state
         k = self.degree
-        for lines, base_word in zip(fish_lines(ctx.model), ("rows", "columns"), strict=True):
-            cover_of = lines.cover_of
+        for direction, (lines, base_word) in enumerate(
+            zip(fish_lines(ctx.model), ("rows", "columns"), strict=True)
+        ):
             for value in values_of(houses.values):
                 bit = 1 << value
-                spots = []  # (base house, the cover houses of its places as a bitset)
-                for h in lines.base:
-                    if not houses.covers[h] & bit:
-                        continue  # the value need not appear in this line
-                    covers = 0
-                    for v in houses.cells[h]:
-                        if state[v] & bit:
-                            cover = cover_of.get(v, -1)
-                            if cover < 0:  # a place on no cover line
-                                covers = 0
-                                break
-                            covers |= 1 << cover
-                    if 2 <= covers.bit_count() <= k:
-                        spots.append((h, covers))
+                spots = [
+                    (h, covers)
+                    for h, covers in base_spots(ctx, lines, direction, value)
+                    if covers.bit_count() <= k
+                ]
                 for group in combinations(spots, k):
                     union = 0
                     for _, covers in group:

@@ -75,6 +75,8 @@ def excluded(
     full = [state[v] for v in cells]
     if len(cells) == 3:
         used = _triplet_ways(full, seeing, set(masks))
+    elif len(cells) == 2:
+        used = _pair_ways(full[0], full[1], bool(seeing), masks)
     else:
         used = _ways(full, seeing, masks)
     if used is None:
@@ -100,6 +102,27 @@ def _ways(full: list[int], seeing: list[tuple[int, int]], masks: list[int]) -> l
         if used == full:
             return None
     return used
+
+
+def _pair_ways(fa: int, fb: int, seeing: bool, masks: list[int]) -> list[int] | None:
+    """:func:`_ways` for two base cells, a value of the first at a time: the values of the
+    second it allows are those not equal to it (when the cells see each other) and not
+    completing, with it, an excluder of two candidates (one of more cannot be emptied by two
+    values)."""
+    pairs = [mask for mask in masks if mask.bit_count() == 2]
+    ua = ub = 0
+    for x in values_of(fa):
+        bx = 1 << x
+        allowed = fb & ~bx if seeing else fb
+        for mask in pairs:
+            if mask & bx:
+                allowed &= ~(mask ^ bx)
+        if allowed:
+            ua |= bx
+            ub |= allowed
+    if ua == fa and ub == fb:
+        return None
+    return [ua, ub]
 
 
 def _triplet_ways(
