@@ -3,8 +3,10 @@ BUG types, on positions written here (not taken from any collection)."""
 
 from __future__ import annotations
 
+import functools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,3 +160,76 @@ def test_the_pair_enumeration_finds_the_ways_the_general_one_finds(full, seeing,
     masks = [m for m in masks if not m & ~union]  # excluders within the base cells' values
     expected = _ways(full, [(0, 1)] if seeing else [], masks)
     assert _pair_ways(full[0], full[1], seeing, masks) == expected
+
+
+def _first_loops(houses, state, loops_through) -> dict:
+    """Per (cells, pair), the loop met first when every cell of just two candidates is tried
+    as a start in order (as UniqueRectangle.find meets them)."""
+    first: dict = {}
+    for start, mask in enumerate(state):
+        if mask.bit_count() != 2:
+            continue
+        fits = [[v for v in cells if state[v] & mask == mask] for cells in houses.cells]
+        for loop in loops_through(start, mask, fits):
+            first.setdefault((frozenset(loop), mask), loop)
+    return first
+
+
+def _every_loop(houses, state, start, pm, fits):
+    """The unique loops' search without skipping any cell (the reference)."""
+    out, loop = [], [start]
+
+    def extend(var, allowed, extras, came):
+        for h in houses.of_var[var]:
+            kind = houses.shape[h]
+            if kind == came:
+                continue
+            for nxt in fits[h]:
+                if nxt == start:
+                    if len(loop) >= 4 and is_valid_loop(houses, loop):
+                        out.append(list(loop))
+                    continue
+                if len(loop) >= 12 or nxt in loop:
+                    continue
+                more = extras | (state[nxt] & ~pm)
+                wide = state[nxt].bit_count() > 2
+                if not wide or more.bit_count() == 1 or allowed > 0:
+                    loop.append(nxt)
+                    extend(nxt, allowed - wide, more, kind)
+                    loop.pop()
+
+    extend(start, 2, 0, None)
+    return out
+
+
+def _planted_loops(rng: random.Random, count: int) -> list[int]:
+    """A grid whose only cells holding 1 and 2 (or 2 and 3) are the corners of ``count``
+    random rectangles over two boxes, some corners with an extra candidate: rectangles
+    sharing cells make longer loops."""
+    state = [0b111111100] * 81
+    for _ in range(count):
+        band = rng.randrange(3)
+        rows = rng.sample(range(band * 3, band * 3 + 3), 2)
+        c1 = rng.randrange(9)
+        c2 = rng.choice([c for c in range(9) if c // 3 != c1 // 3])
+        pair = rng.choice([0b11, 0b11, 0b110])
+        for r in rows:
+            for c in (c1, c2):
+                mask = pair | (1 << rng.randrange(3, 9) if rng.random() < 0.3 else 0)
+                var = r * 9 + c
+                state[var] = mask if state[var] == 0b111111100 else state[var] | mask
+    return state
+
+
+@pytest.mark.parametrize("seed", [1, 5, 13, 17, 22, 31])
+def test_unique_loops_are_met_first_as_the_search_through_every_cell_meets_them(seed):
+    """The unique loops' search skips cells of just the pair before its start (their loops
+    were met from them): every loop is still met, first in the same order of its cells."""
+    houses = houses_of(FAMILY.empty_model((9, 9), {}))
+    state = _planted_loops(random.Random(seed), 8)
+    technique = UniqueRectangle(4.5)
+    expected = _first_loops(houses, state, functools.partial(_every_loop, houses, state))
+    found = _first_loops(houses, state, functools.partial(technique.loops, houses, state))
+    assert len(expected) >= 9
+    assert any(len(loop) > 4 for loop in expected.values())
+    assert found == expected

@@ -111,8 +111,10 @@ class UniqueRectangle(Technique):
     ) -> list[list[int]]:
         """The candidate loops through ``start`` on the pair ``pm`` (Sudoku Explainer's search:
         each step leaves by another kind of house than it came in; at most two cells with extra
-        candidates, or any number sharing one single extra value). ``fits``: per house, its
-        cells holding both values of ``pm`` (the only ones a loop can go through)."""
+        candidates, or any number sharing one single extra value) that hold no cell of just
+        this pair before ``start`` (:meth:`find` met those loops from that cell, in the same
+        order). ``fits``: per house, its cells holding both values of ``pm`` (the only ones a
+        loop can go through)."""
         out: list[list[int]] = []
         loop = [start]
         longest = MAX_LOOP if len(houses.cells[0]) <= 9 else 4
@@ -131,7 +133,7 @@ class UniqueRectangle(Technique):
                     if full:
                         continue
                     mask = state[nxt]
-                    if nxt in loop:
+                    if (mask == pm and nxt < start) or nxt in loop:
                         continue
                     more = extras | (mask & ~pm)
                     wide = mask.bit_count() > 2
