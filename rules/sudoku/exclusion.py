@@ -187,6 +187,20 @@ class AlignedExclusion(Technique):
                 continue  # the excluders of a larger set are fewer still
             if self.degree == 2:
                 groups: list[tuple[tuple[int, ...], int]] = [((a, b), common_ab)]
+            elif self.degree == 3:  # the loop below for a tail of one cell, without tuples
+                area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
+                groups = []
+                pair_bits = 1 << a | 1 << b
+                while area:
+                    low = area & -area
+                    area ^= low
+                    c = low.bit_length() - 1
+                    common = common_ab & bases[c]
+                    if common & (common - 1):  # two or more
+                        group_bits = pair_bits | low
+                        if group_bits not in tried:
+                            tried.add(group_bits)
+                            groups.append(((a, b, c), common))
             else:
                 area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
                 groups = []
