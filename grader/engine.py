@@ -604,6 +604,14 @@ class Engine:
                             progress = apply(step.placements, step.eliminations, step) or progress
                         if progress:
                             break
+                    else:
+                        continue  # no technique finds anything here: settled
+                    # a step changed the state and the later techniques were not asked: scan
+                    # again, as its own cells may not have changed (a technique watching only
+                    # them is not queued by eliminations in the peers of a cell it placed)
+                    if not pending[ci]:
+                        pending[ci] = 1
+                        enqueue(ci)
                     continue
                 progress = False
                 for gi, technique in enumerate(global_techniques):

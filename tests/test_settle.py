@@ -459,3 +459,42 @@ def test_a_refuted_assumption_condemns_only_states_within_its_start():
     assert refuted_in(engine, [0b01, 0b11]) is None  # the other value
     assert refuted_in(engine, [0b11, 0b11]) is None  # not decided
     assert refuted_in(Stand(), [0b10, 0b01]) is None  # another engine's
+
+
+def _subset_of_house_techniques(model, names):
+    return [t for t in choose(families()["sudoku"], model) if t.name in names]
+
+
+HOUSE_SUBSET = ("hidden-single-box", "hidden-single-line", "naked-single", "naked-pair")
+
+
+def test_settle_scans_a_house_again_after_a_step_that_changed_only_its_peers():
+    """Without full house (which watches a house's peers), a hidden single whose cell already
+    had one candidate changes only cells outside its box: settle must still try the box's
+    later techniques (here a naked pair), as run does."""
+    model = families()["sudoku"].empty_model((9, 9), {})
+    every = model.variables[0].domain
+    state = [every] * 81
+    state[0] = 1 << 0  # r1c1 holds only 1; the 1 is still a candidate in r1c5
+    for var in (1, 2, 9, 10, 11, 18, 19, 20):  # the rest of box 1 has no 1
+        state[var] &= ~1
+    state[9] = state[10] = 0b110  # r2c1 and r2c2: a naked pair {2, 3}
+    engine = Engine(model, _subset_of_house_techniques(model, HOUSE_SUBSET))
+    settled = engine.settle(state)
+    assert all(not settled.state[var] & 0b110 for var in (18, 19, 20))  # r3c1-c3 lose 2, 3
+    assert list(settled.state) == engine.run(state).state
+
+
+def test_settle_ends_where_run_ends_with_house_techniques_but_no_full_house():
+    """The same on random partial grids: settle ends in the state run ends in."""
+    model = families()["sudoku"].empty_model((9, 9), {})
+    rng = random.Random(5)
+    compared = 0
+    for partial, start, _ in random_partials(families()["sudoku"], model, rng, 24):
+        engine = Engine(partial, _subset_of_house_techniques(partial, HOUSE_SUBSET))
+        run = engine.run(start)
+        if run.status == "contradiction":
+            continue
+        assert list(engine.settle(start).state) == run.state
+        compared += 1
+    assert compared >= 12

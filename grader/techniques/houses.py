@@ -235,9 +235,11 @@ class HouseTechnique(Technique):
     """Whether a change outside the house alone can give :meth:`find_in` something new there
     (it is then rescanned when a peer of its cells changes, not only its own cells). A peer's
     change can only make a cell of the house *placed* (its value gone from every peer): that
-    value then has that one place in the house, so hidden singles and subsets lose nothing to
-    find, and naked subsets read only cells with several candidates; but a full house may
-    appear once its other cells are placed."""
+    value then has that one place in the house, so hidden singles and subsets have nothing new
+    to find, and naked subsets read only cells with several candidates; but a full house may
+    appear once its other cells are placed. (A step that changes only the peers of a house
+    leaves that house's later techniques unasked in :meth:`~grader.engine.Engine.settle`,
+    which scans the house again after any step it took there.)"""
 
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
         if not isinstance(constraint, AllDifferent):
