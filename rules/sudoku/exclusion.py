@@ -187,25 +187,20 @@ class AlignedExclusion(Technique):
                 continue  # the excluders of a larger set are fewer still
             if self.degree == 2:
                 groups: list[tuple[tuple[int, ...], int]] = [((a, b), common_ab)]
-            elif self.degree == 3:  # the loop below for a tail of one cell, without tuples
+            else:
+                # third (and further) cells: base cells among the excluders of the first two
+                # sharing two or more of their common excluders
                 area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
-                groups = []
-                pair_bits = 1 << a | 1 << b
+                near = []
                 while area:
                     low = area & -area
                     area ^= low
                     c = low.bit_length() - 1
-                    common = common_ab & bases[c]
-                    if common & (common - 1):  # two or more
-                        group_bits = pair_bits | low
-                        if group_bits not in tried:
-                            tried.add(group_bits)
-                            groups.append(((a, b, c), common))
-            else:
-                area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
+                    if (common_ab & bases[c]).bit_count() >= 2:
+                        near.append(c)
                 groups = []
                 pair_bits = 1 << a | 1 << b
-                for tail in combinations(cells_of(area), self.degree - 2):
+                for tail in combinations(near, self.degree - 2):
                     common = common_ab
                     group_bits = pair_bits
                     for v in tail:
