@@ -91,7 +91,7 @@ class UniqueRectangle(Technique):
                 fits = holding[mask] = [
                     [v for v in cells if state[v] & mask == mask] for cells in houses.cells
                 ]
-            for loop in self.loops(houses, state, start, mask, fits):
+            for loop in self.loops(houses, state, start, mask, fits, skip_before=start):
                 key = (frozenset(loop), pair)
                 if key in found:
                     continue
@@ -108,13 +108,14 @@ class UniqueRectangle(Technique):
         start: int,
         pm: int,
         fits: list[list[int]],
+        skip_before: int = 0,
     ) -> list[list[int]]:
         """The candidate loops through ``start`` on the pair ``pm`` (Sudoku Explainer's search:
         each step leaves by another kind of house than it came in; at most two cells with extra
         candidates, or any number sharing one single extra value) that hold no cell of just
-        this pair before ``start`` (:meth:`find` met those loops from that cell, in the same
-        order). ``fits``: per house, its cells holding both values of ``pm`` (the only ones a
-        loop can go through)."""
+        this pair before ``skip_before`` (:meth:`find` passes ``start``: it met those loops
+        from that cell, in the same order). ``fits``: per house, its cells holding both values
+        of ``pm`` (the only ones a loop can go through)."""
         out: list[list[int]] = []
         loop = [start]
         longest = MAX_LOOP if len(houses.cells[0]) <= 9 else 4
@@ -133,7 +134,7 @@ class UniqueRectangle(Technique):
                     if full:
                         continue
                     mask = state[nxt]
-                    if (mask == pm and nxt < start) or nxt in loop:
+                    if (mask == pm and nxt < skip_before) or nxt in loop:
                         continue
                     more = extras | (mask & ~pm)
                     wide = mask.bit_count() > 2
