@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import make
 from grader.costs import choose
@@ -12,7 +14,7 @@ from grader.engine import Engine
 from grader.exact import count_solutions, search_for
 from grader.explain import Explainer
 from grader.technique import Context
-from grader.techniques.chains import ChainSearch, ChainTechnique, base_rating
+from grader.techniques.chains import ChainSearch, ChainTechnique, base_rating, transitive
 from puzzle_sets import unique_puzzle
 
 
@@ -184,3 +186,22 @@ def test_settling_with_static_conclusions_all_at_once_ends_where_the_steps_end()
         run, settled = engine.run(puzzle.givens), engine.settle(puzzle.givens)
         assert any(s.technique in ("forcing-chains", "multiple-forcing-chains") for s in run.steps)
         assert (settled.status, settled.state) == (run.status, run.state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 24), max_size=4), min_size=1, max_size=25))
+def test_static_reach_is_the_transitive_closure_of_the_links(edges):
+    """The reach that static chains read (``transitive``) is every node reachable in one or
+    more links, cycles and nodes without links included, as a plain search finds it."""
+    nodes = list(range(len(edges)))
+    succ = {x: sum(1 << y for y in set(out) if y < len(edges)) for x, out in enumerate(edges)}
+    reach = transitive(nodes, succ)
+    for x in nodes:
+        seen, todo = 0, [x]
+        while todo:
+            links = succ[todo.pop()]
+            for y in range(len(edges)):
+                if links >> y & 1 and not seen >> y & 1:
+                    seen |= 1 << y
+                    todo.append(y)
+        assert reach[x] == seen, x

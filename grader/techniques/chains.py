@@ -35,7 +35,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
+from itertools import compress, pairwise
+from operator import ne
 
 from grader.evidence import Evidence
 from grader.explain import Explainer
@@ -619,22 +620,29 @@ class ChainSearch:
                 targets = []
                 if use_y:
                     base = var * V
-                    for w in values_of(cand[var] & ~(1 << v)):
-                        targets.append((base + w) << 1)
-                for q in bits(vmask[v] & peer_masks[var]):
-                    targets.append((q * V + v) << 1)
+                    rest = cand[var] & ~(1 << v)
+                    while rest:
+                        low = rest & -rest
+                        targets.append((base + low.bit_length() - 1) << 1)
+                        rest ^= low
+                rest = vmask[v] & peer_masks[var]
+                while rest:
+                    low = rest & -rest
+                    targets.append(((low.bit_length() - 1) * V + v) << 1)
+                    rest ^= low
                 pn = nest.get(p, 0) if nest is not None else 0
+                single = (p,)
                 for t in targets:
                     if t | 1 in on:
                         off[t] = anc | 1 << t
-                        parents[t] = (p,)
+                        parents[t] = single
                         if pn:
                             nest[t] = pn  # type: ignore[index]
                         res.contradiction = (t | 1, t)
                         return res
                     if t not in off:
                         off[t] = anc | 1 << t
-                        parents[t] = (p,)
+                        parents[t] = single
                         if pn:
                             nest[t] = pn  # type: ignore[index]
                         pend_off.append(t)
@@ -656,22 +664,29 @@ class ChainSearch:
                                 extra.append(hp)
                         made.append(((((var * V + w) << 1) | 1), a, (p, *extra), -1))
                 for h in cover_of_var[var]:
-                    pm = hpos[h * V + v]
+                    hv = h * V + v
+                    pm = hpos[hv]
                     if pm.bit_count() == 2:
                         q = (pm & ~(1 << var)).bit_length() - 1
-                        a = anc
-                        extra = []
                         if dynamic:
-                            for r in bits(orig_hpos[h * V + v] & ~pm):
-                                hp = (r * V + v) << 1
+                            a = anc
+                            extra = [p]
+                            rest = orig_hpos[hv] & ~pm
+                            while rest:
+                                low = rest & -rest
+                                hp = ((low.bit_length() - 1) * V + v) << 1
                                 a |= off[hp]
                                 extra.append(hp)
-                        made.append(((((q * V + v) << 1) | 1), a, (p, *extra), h))
+                                rest ^= low
+                            made.append(((((q * V + v) << 1) | 1), a, tuple(extra), h))
+                        else:
+                            made.append(((((q * V + v) << 1) | 1), anc, (p,), h))
                 if dynamic:
                     cand[var] &= ~(1 << v)
-                    vmask[v] &= ~(1 << var)
+                    keep = ~(1 << var)
+                    vmask[v] &= keep
                     for h in of_var[var]:
-                        hpos[h * V + v] &= ~(1 << var)
+                        hpos[h * V + v] &= keep
                 for t, a, par, cause in made:
                     if t in on:
                         continue
@@ -724,6 +739,12 @@ class ChainSearch:
         def removed_in(h: int, v: int) -> tuple[int, ...]:
             return tuple((r * V + v) << 1 for r in bits(orig_hpos[h * V + v] & ~hpos[h * V + v]))
 
+        # per house, the values that lost places in it: a rule resting on no removed candidate
+        # concludes nothing here, so only these houses and values are scanned
+        dirty = [0] * len(houses.cells)
+        for i in compress(range(len(hpos)), map(ne, hpos, orig_hpos)):
+            h, v = divmod(i, V)
+            dirty[h] |= 1 << v
         out = []
         # locked candidates
         covering = houses.covering
@@ -734,7 +755,7 @@ class ChainSearch:
             for source, target in ((box, line), (line, box)):
                 if not covering[source]:
                     continue
-                for v in range(V):
+                for v in bits(dirty[source]):
                     pm = hpos[source * V + v]
                     if pm.bit_count() < 2 or pm & ~shared_mask:
                         continue
@@ -750,7 +771,7 @@ class ChainSearch:
             return out
         # hidden pairs
         for h in range(len(houses.cells)):
-            if not covering[h]:
+            if not covering[h] or not dirty[h]:
                 continue
             row = hpos[h * V : h * V + V]
             for a_ in range(V):
@@ -772,7 +793,9 @@ class ChainSearch:
         if out:
             return out
         # naked pairs
-        for cells in houses.cells:
+        for h, cells in enumerate(houses.cells):
+            if not dirty[h]:
+                continue
             pairs: dict[int, list[int]] = {}
             for var in cells:
                 if cand[var].bit_count() == 2:
@@ -796,6 +819,8 @@ class ChainSearch:
         line_index = self.lookups.line_index
         for orientation, (base, cover) in enumerate(self.lookups.lines):
             for v in range(V):
+                if not any(dirty[h] >> v & 1 for h in base):
+                    continue
                 spots: dict[int, list[int]] = {}
                 for h in base:
                     pm = hpos[h * V + v]
@@ -848,13 +873,14 @@ class ChainSearch:
         found = self.inner_cache.get(key)
         if found is not None:
             return found
-        sub = self.inner(cand, level)
-        if rule == "static":
-            hints = StaticImplications(sub).forcing_hints()
-        elif rule == "multiple":
-            hints = StaticImplications(sub).multiple_hints()
+        if rule in STATIC_MODES:
+            implications = self.static_implications(cand)
+            if rule == "static":
+                hints = implications.forcing_hints()
+            else:
+                hints = implications.multiple_hints()
         else:
-            hints = sub.dynamic_hints(rule)
+            hints = self.inner(cand, level).dynamic_hints(rule)
         hints.sort()
         for hint in hints:
             hint.rule = f"{rule} {level}" if level else rule
@@ -878,6 +904,18 @@ class ChainSearch:
                 found.append((t, par, hint))
         self.inner_cache[key] = found
         return found
+
+    def static_implications(self, cand: list[int]) -> StaticImplications:
+        """The static chains of the emptied grid ``cand``. The last one is kept: a level that
+        nests both static kinds asks for forcing chains and then multiple forcing chains of
+        the same grid."""
+        key = tuple(cand)
+        last = self.inner_cache.get("last static implications")
+        if last is not None and last[0] == key:
+            return last[1]
+        implications = StaticImplications(self.inner(cand, 0))
+        self.inner_cache["last static implications"] = (key, implications)
+        return implications
 
     def dynamic_hints(self, mode: str) -> list[Hint]:
         """Nishio, multiple (static) or dynamic forcing chains, SE's way."""
@@ -1264,13 +1302,20 @@ class StaticImplications:
 
 def transitive(nodes: list[int], succ: dict[int, int]) -> dict[int, int]:
     """For each node, every node reachable from it in one or more steps (bitsets), by Tarjan's
-    strongly connected components (a component's nodes share one reach)."""
+    strongly connected components (a component's nodes share one reach). Components come out
+    in reverse topological order, so a successor outside the component already has its reach,
+    and a successor inside another successor's reach adds nothing to it."""
     index: dict[int, int] = {}
     low: dict[int, int] = {}
     on_stack: set[int] = set()
     stack: list[int] = []
     reach: dict[int, int] = {}
     counter = 0
+    for x in nodes:
+        if not succ[x]:  # a component of its own that reaches nothing: done before the search
+            index[x] = low[x] = counter
+            counter += 1
+            reach[x] = 0
     for root in nodes:
         if root in index:
             continue
@@ -1300,21 +1345,34 @@ def transitive(nodes: list[int], succ: dict[int, int]) -> dict[int, int]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                members = []
-                while True:
-                    x = stack.pop()
-                    on_stack.discard(x)
-                    members.append(x)
-                    if x == node:
-                        break
-                m = 0
-                inside = 0
+                if stack[-1] == node and not succ[node] >> node & 1:
+                    stack.pop()  # a component of one node, off every cycle
+                    on_stack.discard(node)
+                    inside = 1 << node
+                    members = (node,)
+                    cyclic = False
+                else:
+                    members = []
+                    inside = 0
+                    while True:
+                        x = stack.pop()
+                        on_stack.discard(x)
+                        members.append(x)
+                        inside |= 1 << x
+                        if x == node:
+                            break
+                    cyclic = True
+                out = 0
                 for x in members:
-                    inside |= 1 << x
-                cyclic = len(members) > 1 or succ[node] >> node & 1
-                for x in members:
-                    for y in bits(succ[x] & ~inside):
-                        m |= reach[y] | 1 << y
+                    out |= succ[x]
+                out &= ~inside
+                m = out
+                while out:
+                    low_bit = out & -out
+                    r = reach[low_bit.bit_length() - 1]
+                    m |= r
+                    out &= ~r
+                    out &= ~low_bit
                 if cyclic:
                     m |= inside
                 for x in members:
