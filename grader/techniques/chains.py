@@ -602,7 +602,7 @@ class ChainSearch:
         orig_cand, orig_hpos = g.cand, g.hpos
         peer_masks = self.peer_masks
         of_var = self.houses.of_var
-        cover_of_var = self.cover_of_var
+        covering = self.houses.covering
         pend_on: deque[int] = deque()
         pend_off: deque[int] = deque()
         if start & 1:
@@ -663,11 +663,14 @@ class ChainSearch:
                                 a |= off[hp]
                                 extra.append(hp)
                         made.append(((((var * V + w) << 1) | 1), a, (p, *extra), -1))
-                for h in cover_of_var[var]:
+                keep = ~(1 << var)
+                for h in of_var[var]:
                     hv = h * V + v
                     pm = hpos[hv]
-                    if pm.bit_count() == 2:
-                        q = (pm & ~(1 << var)).bit_length() - 1
+                    if dynamic:
+                        hpos[hv] = pm & keep  # read above first: each house has its own entry
+                    if covering[h] and pm.bit_count() == 2:
+                        q = (pm & keep).bit_length() - 1
                         if dynamic:
                             a = anc
                             extra = [p]
@@ -683,10 +686,7 @@ class ChainSearch:
                             made.append(((((q * V + v) << 1) | 1), anc, (p,), h))
                 if dynamic:
                     cand[var] &= ~(1 << v)
-                    keep = ~(1 << var)
                     vmask[v] &= keep
-                    for h in of_var[var]:
-                        hpos[h * V + v] &= keep
                 for t, a, par, cause in made:
                     if t in on:
                         continue
