@@ -1126,16 +1126,14 @@ class StaticImplications:
         nodes = [var * V + v for var in range(g.N) for v in values_of(cand[var])]
         self.nodes = nodes
         present = 0
-        for c in nodes:
-            present |= 1 << c
+        for var, m in enumerate(cand):
+            present |= m << (var * V)
         conflict: dict[int, int] = {}
         strong_on: dict[int, int] = {}
         succ: dict[int, int] = dict.fromkeys(nodes, 0)
         for c in nodes:
             var, v = divmod(c, V)
-            conflict[c] = (x_masks[c] | y_masks[var]) & present & ~(1 << c)
-        for c in nodes:
-            var, v = divmod(c, V)
+            conflict[c] = ((x_masks[c] | y_masks[var]) & present) ^ (1 << c)  # c is in its cell
             s = 0
             m = cand[var]
             if m.bit_count() == 2:
