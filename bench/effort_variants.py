@@ -5,10 +5,12 @@ wave_costs`: a wave's dearest cost ``c`` and its ``n`` moves), so the formulas a
 identical solves. Printed per formula: Spearman with LinkedIn's weekday on the 103 Tangos, its
 bootstrap 90 % interval (how far 103 dailies pin it down), and the Kendall tau-b of effort with
 each binairo site's level; then what fitting one exponent to the weekday gains on the dailies it
-was not fitted on (random 2-fold splits). All the formulas are sums over the engine's order-free
-waves, so each is the same for every symmetric copy of a puzzle.
+was not fitted on (random 2-fold splits), and what fitting the techniques' prices does (one of
+432 price sets for Tango's five dearer techniques, chosen on one half of the dailies, tested on
+the other). All the formulas are sums over the engine's order-free waves, so each is the same
+for every symmetric copy of a puzzle.
 
-    python bench/effort_variants.py                  # about 2 s
+    python bench/effort_variants.py                  # about 10 s
     python bench/effort_variants.py --splits 50 --bootstrap 200
 """
 
@@ -20,6 +22,7 @@ import random
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from itertools import product
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +31,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from binairo_external import site_taus  # noqa: E402
 from sudoku_se import spearman  # noqa: E402
 
+from grader.costs import choose  # noqa: E402
 from grader.effort import harmonic, wave_costs  # noqa: E402
 from grader.grading import grade  # noqa: E402
 from grader.loading import puzzle_from_dict  # noqa: E402
@@ -56,9 +60,75 @@ FORMULAS: dict[str, Callable[[Waves], float]] = {
 
 def waves_of(data: dict) -> tuple[Waves, int]:
     """The priced waves of the puzzle's solve, and its number of givens."""
+    waves, givens, _ = solve_of(data)
+    return waves, givens
+
+
+def solve_of(data: dict) -> tuple[Waves, int, list[tuple[tuple[str, float], ...]]]:
+    """:func:`waves_of`, and each wave's steps as (technique, cost) (for re-pricing them)."""
     result = grade(puzzle_from_dict(data, "effort_variants", str(data.get("id"))))
     givens = sum(mask.bit_count() == 1 for mask in result.puzzle.givens)
-    return wave_costs(result.steps, result.run.waves), givens
+    waves = wave_costs(result.steps, result.run.waves)
+    sizes = [n for _, n in waves] if sum(result.run.waves) == len(result.steps) else []
+    names, start = [], 0
+    for size in sizes or [1] * len(result.steps):
+        names.append(tuple((s.technique, s.cost) for s in result.steps[start : start + size]))
+        start += size
+    return waves, givens, names
+
+
+PRICE_GRID: dict[str, tuple[float, ...]] = {
+    "last-cell": (1.0, 1.2, 1.5),
+    "count-completion": (1.0, 2.0, 3.0),
+    "window": (2.0, 3.0, 4.0, 6.0),
+    "line-enumeration": (3.0, 4.0, 6.0, 8.0),
+    "short-contradiction": (5.0, 8.0, 12.0),
+}
+"""Prices tried per technique (the others keep their cost) when re-pricing is fitted."""
+
+
+def fitted_prices(
+    solves: Sequence[list[tuple[tuple[str, float], ...]]],
+    shipped: dict[str, float],
+    days: Sequence[int],
+    splits: int,
+    seed: int,
+) -> tuple[float, float, float, float]:
+    """Effort ``c · H(n)`` with every wave priced at its dearest step's price (its technique's
+    price plus whatever its step adds to the technique's cost, such as a round bonus), the
+    prices chosen from :data:`PRICE_GRID` on one half of a random 2-fold split and tested on
+    the other: the Spearman of the shipped costs and the best one on all the dailies, the mean
+    test Spearman, and its mean
+    gain over the shipped costs (whether re-pricing the techniques follows the weekday on
+    dailies it was not fitted on)."""
+    names = list(PRICE_GRID)
+    combos = [dict(zip(names, prices, strict=True)) for prices in product(*PRICE_GRID.values())]
+
+    def effort_at(prices: dict[str, float], waves: list[tuple[tuple[str, float], ...]]) -> float:
+        return sum(
+            max(prices.get(t, shipped[t]) + cost - shipped[t] for t, cost in wave)
+            * harmonic(len(wave))
+            for wave in waves
+        )
+
+    values = [[effort_at(c, waves) for waves in solves] for c in combos]
+    base = [effort_at({}, waves) for waves in solves]
+    rng = random.Random(seed)
+    order = list(range(len(solves)))
+    tested, gains = [], []
+
+    def rho(vals: Sequence[float], part: list[int]) -> float:
+        return spearman([vals[i] for i in part], [days[i] for i in part])
+
+    for _ in range(splits):
+        rng.shuffle(order)
+        half = len(order) // 2
+        for fit, test in ((order[:half], order[half:]), (order[half:], order[:half])):
+            best = max(range(len(combos)), key=lambda k: rho(values[k], fit))
+            tested.append(rho(values[best], test))
+            gains.append(tested[-1] - rho(base, test))
+    best_all = max(spearman(v, days) for v in values)
+    return spearman(base, days), best_all, sum(tested) / len(tested), sum(gains) / len(gains)
 
 
 def bootstrap(values: Sequence[float], days: Sequence[int], reps: int, seed: int) -> tuple:
@@ -111,8 +181,8 @@ def main() -> int:
         return 2
     tangos = list(tango_real(SHARED_DATA / "tango_real.jsonl"))
     days = [row["source_weekday_slot"] for row, _ in tangos]
-    solves = [waves_of(data) for _, data in tangos]
-    tango_waves = [ws for ws, _ in solves]
+    solves = [solve_of(data) for _, data in tangos]
+    tango_waves = [ws for ws, _, _ in solves]
     binairos = [(row, waves_of(data)[0]) for row, data in binairo_external()]
     print(
         f"{len(tangos)} LinkedIn Tangos (weekday), {len(binairos)} binairos (site levels); "
@@ -128,13 +198,24 @@ def main() -> int:
             by_site[row["source_site"]].append((row["level_index"], 0.0, formula(ws)))
         taus = ", ".join(f"{tau:.2f}" for _, _, _, _, tau in site_taus(by_site))
         print(f"{name:28} {spearman(values, days):6.3f} {f'[{low:.2f}, {high:.2f}]':>14}  {taus}")
-    fewer = [-givens for _, givens in solves]
+    fewer = [-givens for _, givens, _ in solves]
     print(f"{'fewer givens (no solve)':28} {spearman(fewer, days):6.3f}")
     tested, gain, chosen = fitted_exponent(tango_waves, days, args.splits, args.seed)
     picks = ", ".join(f"{b:g}: {n}" for b, n in chosen.items() if n)
     print(
         f"c·Σ k^-b with b fitted on a random half of the Tangos: rho {tested:.3f} on the other "
         f"half, {gain:+.3f} over b = 1 (b chosen {picks})"
+    )
+    first = puzzle_from_dict(tangos[0][1], "effort_variants", "costs")
+    shipped = {t.name: t.cost for t in choose(first.family, first.model)}
+    base, best, tested, gain = fitted_prices(
+        [names for _, _, names in solves], shipped, days, max(args.splits // 3, 1), args.seed
+    )
+    print(
+        f"techniques re-priced ({', '.join(PRICE_GRID)}; {len(list(product(*PRICE_GRID.values())))}"
+        f" price sets): rho {base:.3f} at the shipped costs, at best {best:.3f} on all the "
+        f"Tangos; fitted on a random half, rho "
+        f"{tested:.3f} on the other half, {gain:+.3f} over the shipped costs"
     )
     return 0
 
