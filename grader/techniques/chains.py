@@ -828,8 +828,12 @@ class ChainSearch:
                         continue
                     key = 0
                     for var in bits(pm):
-                        key |= 1 << line_index[var * 2 + orientation]
-                    spots.setdefault(key, []).append(h)
+                        j = line_index.get(var * 2 + orientation)
+                        if j is None:  # in a line that need not hold every value: no cover
+                            break
+                        key |= 1 << j
+                    else:
+                        spots.setdefault(key, []).append(h)
                 for key, group in spots.items():
                     if len(group) < 2:
                         continue
