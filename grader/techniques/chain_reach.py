@@ -19,6 +19,8 @@ give each potential's reach as one bitset. Then:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from grader.model import values_of
 
 
@@ -102,20 +104,28 @@ class StaticReach:
         cell, reaches and that are news: off potentials, and on potentials of cells with other
         candidates (valid when :meth:`has_forcing_chain` is False: the reaches are then whole
         propagations)."""
+        found = 0
+        for _, shared in self.multiple_shared(cover_of_var, hpos):
+            found |= shared
+        return found
+
+    def multiple_shared(self, cover_of_var, hpos) -> Iterator[tuple[int | tuple[int, int], int]]:
+        """Each source of the multiple kind, a cell of three or more candidates (its number)
+        or a value's places in a covering house whose first place is such a cell ((house,
+        value)), with the news every branch of it reaches (:meth:`multiple_news`)."""
         cand, V, index, of = self.cand, self.V, self.index, self.of
         news = 0
         for key, k in index.items():
             news |= 1 << (2 * k)
             if cand[key // V].bit_count() > 1:
                 news |= 1 << (2 * k + 1)
-        found = 0
         for var, mask in enumerate(cand):
             if mask.bit_count() <= 2:
                 continue
             shared = news
             for v in values_of(mask):
                 shared &= of(2 * index[var * V + v] + 1)
-            found |= shared
+            yield var, shared
             for v in values_of(mask):
                 for h in cover_of_var[var]:
                     places = hpos[h * V + v]
@@ -126,8 +136,7 @@ class StaticReach:
                         low = places & -places
                         shared &= of(2 * index[(low.bit_length() - 1) * V + v] + 1)
                         places ^= low
-                    found |= shared
-        return found
+                    yield (h, v), shared
 
     def conclusions(self, potentials: int) -> tuple[list, list]:
         """(placements, eliminations) of potentials known to hold (a bitset): an on potential

@@ -379,6 +379,19 @@ class ChainSearch:
             return [], []
         return reach.conclusions(reach.multiple_news(self.cover_of_var, self.grid.hpos))
 
+    def multiple_sources(self) -> set[int | tuple[int, int]] | None:
+        """The sources whose cell or region chains of the multiple kind conclude anything: the
+        cells and (house, value) regions every branch of which reaches some news; None when a
+        forcing chain exists (the reaches are then not whole propagations)."""
+        reach = self.static_reach()
+        if reach.has_forcing_chain():
+            return None
+        return {
+            source
+            for source, shared in reach.multiple_shared(self.cover_of_var, self.grid.hpos)
+            if shared
+        }
+
     def nishio_may_find(self) -> bool:
         """False when the ``nishio`` kind of :meth:`dynamic_hints` is sure to find nothing."""
         g = self.grid
@@ -921,11 +934,14 @@ class ChainSearch:
         self.inner_cache["last static implications"] = (key, implications)
         return implications
 
-    def dynamic_hints(self, mode: str) -> list[Hint]:
-        """Nishio, multiple (static) or dynamic forcing chains, SE's way."""
+    def dynamic_hints(self, mode: str, only: set | None = None) -> list[Hint]:
+        """Nishio, multiple (static) or dynamic forcing chains, SE's way; with ``only``, the
+        cell and region chains of those sources alone (cells, and (house, value) regions:
+        :meth:`multiple_sources`)."""
         g = self.grid
         V = self.V
         dynamic = mode != "multiple"
+        assert only is None or not dynamic, "only the multiple kind narrows its sources"
         nishio = mode == "nishio"
         use_y = not nishio
         base = base_rating(mode, self.nesting)
@@ -954,10 +970,11 @@ class ChainSearch:
                 continue
             self.check_time()
             outcomes = {}
+            cell = only is None or var in only
             for v in values_of(m):
                 pon = ((var * V + v) << 1) | 1
-                on_res = on_prop(pon)
-                outcomes[v] = on_res
+                if cell:
+                    on_res = outcomes[v] = on_prop(pon)
                 if dynamic:
                     off_res = self.propagate(pon ^ 1, dynamic, use_y)
                     if on_res.contradiction:
@@ -997,20 +1014,22 @@ class ChainSearch:
                                         None,
                                     )
                 if not nishio:
-                    self.region_chains(var, v, on_prop, add, base)
-            if not nishio:
+                    self.region_chains(var, v, on_prop, add, base, only)
+            if not nishio and cell:
                 results = list(outcomes.values())
                 self.add_common(add, base, results, 5, "cell", var, -1)
             if self.first and hints:
                 return hints
         return hints
 
-    def region_chains(self, var: int, v: int, on_prop, add, base: float) -> None:
+    def region_chains(self, var: int, v: int, on_prop, add, base: float, only=None) -> None:
         g = self.grid
         V = self.V
         for h in self.cover_of_var[var]:
             pm = g.hpos[h * V + v]
             if pm.bit_count() < 2 or (pm & -pm).bit_length() - 1 != var:
+                continue
+            if only is not None and (h, v) not in only:
                 continue
             results = [on_prop(((q * V + v) << 1) | 1) for q in bits(pm)]
             self.add_common(add, base, results, 6, "region", (h, v), h)
@@ -1465,7 +1484,12 @@ class ChainTechnique(Technique):
             return  # shown empty by the reach of every potential (chain_reach)
         if self.mode == "nishio" and not search.nishio_may_find():
             return  # shown empty value by value (chain_reach)
-        hints = search.static_hints() if self.mode == "static" else search.dynamic_hints(self.mode)
+        if self.mode == "static":
+            hints = search.static_hints()
+        elif self.mode == "multiple" and self.nesting == 0:
+            hints = search.dynamic_hints(self.mode, search.multiple_sources())
+        else:
+            hints = search.dynamic_hints(self.mode)
         if not hints:
             return
         # Cycles and forcing chains (static, not nested): every hint of the best rating in one
