@@ -69,9 +69,8 @@ def solve_of(data: dict) -> tuple[Waves, int, list[tuple[tuple[str, float], ...]
     result = grade(puzzle_from_dict(data, "effort_variants", str(data.get("id"))))
     givens = sum(mask.bit_count() == 1 for mask in result.puzzle.givens)
     waves = wave_costs(result.steps, result.run.waves)
-    sizes = [n for _, n in waves] if sum(result.run.waves) == len(result.steps) else []
     names, start = [], 0
-    for size in sizes or [1] * len(result.steps):
+    for _, size in waves:  # the same waves, a step each when the run kept none
         names.append(tuple((s.technique, s.cost) for s in result.steps[start : start + size]))
         start += size
     return waves, givens, names
@@ -97,10 +96,9 @@ def fitted_prices(
     """Effort ``c · H(n)`` with every wave priced at its dearest step's price (its technique's
     price plus whatever its step adds to the technique's cost, such as a round bonus), the
     prices chosen from :data:`PRICE_GRID` on one half of a random 2-fold split and tested on
-    the other: the Spearman of the shipped costs and the best one on all the dailies, the mean
-    test Spearman, and its mean
-    gain over the shipped costs (whether re-pricing the techniques follows the weekday on
-    dailies it was not fitted on)."""
+    the other (:func:`held_out`): the Spearman of the shipped costs and the best one on all the
+    dailies, the mean test Spearman, and its mean gain over the shipped costs (whether
+    re-pricing the techniques follows the weekday on dailies it was not fitted on)."""
     names = list(PRICE_GRID)
     combos = [dict(zip(names, prices, strict=True)) for prices in product(*PRICE_GRID.values())]
 
@@ -111,11 +109,22 @@ def fitted_prices(
             for wave in waves
         )
 
-    values = [[effort_at(c, waves) for waves in solves] for c in combos]
+    values = {k: [effort_at(c, waves) for waves in solves] for k, c in enumerate(combos)}
     base = [effort_at({}, waves) for waves in solves]
+    tested, gain, _ = held_out(values, base, days, splits, seed)
+    best_all = max(spearman(v, days) for v in values.values())
+    return spearman(base, days), best_all, tested, gain
+
+
+def held_out(
+    values: dict, base: Sequence[float], days: Sequence[int], splits: int, seed: int
+) -> tuple[float, float, dict]:
+    """Each choice's values (per puzzle) chosen on one half of a random 2-fold split, by its
+    Spearman with the weekday there, and tested on the other half: the mean test Spearman, its
+    mean gain over ``base`` on the same halves, and how often each choice was chosen."""
     rng = random.Random(seed)
-    order = list(range(len(solves)))
-    tested, gains = [], []
+    order = list(range(len(base)))
+    tested, gains, chosen = [], [], dict.fromkeys(values, 0)
 
     def rho(vals: Sequence[float], part: list[int]) -> float:
         return spearman([vals[i] for i in part], [days[i] for i in part])
@@ -124,11 +133,11 @@ def fitted_prices(
         rng.shuffle(order)
         half = len(order) // 2
         for fit, test in ((order[:half], order[half:]), (order[half:], order[:half])):
-            best = max(range(len(combos)), key=lambda k: rho(values[k], fit))
+            best = max(values, key=lambda k: rho(values[k], fit))
+            chosen[best] += 1
             tested.append(rho(values[best], test))
             gains.append(tested[-1] - rho(base, test))
-    best_all = max(spearman(v, days) for v in values)
-    return spearman(base, days), best_all, sum(tested) / len(tested), sum(gains) / len(gains)
+    return sum(tested) / len(tested), sum(gains) / len(gains), chosen
 
 
 def bootstrap(values: Sequence[float], days: Sequence[int], reps: int, seed: int) -> tuple:
@@ -151,23 +160,7 @@ def fitted_exponent(
     ``b`` was chosen (what fitting the weekday buys on dailies it was not fitted on)."""
     grid = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.5)
     values = {b: [sum(c * power_sum(n, b) for c, n in ws) for ws in waves] for b in grid}
-    rng = random.Random(seed)
-    order = list(range(len(waves)))
-    tested, gains, chosen = [], [], dict.fromkeys(grid, 0)
-
-    def rho(b: float, part: list[int]) -> float:
-        return spearman([values[b][i] for i in part], [days[i] for i in part])
-
-    for _ in range(splits):
-        rng.shuffle(order)
-        half = len(order) // 2
-        for fit, test in ((order[:half], order[half:]), (order[half:], order[:half])):
-            best = max(grid, key=lambda b: rho(b, fit))
-            chosen[best] += 1
-            found = rho(best, test)
-            tested.append(found)
-            gains.append(found - rho(1.0, test))
-    return sum(tested) / len(tested), sum(gains) / len(gains), chosen
+    return held_out(values, values[1.0], days, splits, seed)
 
 
 def main() -> int:

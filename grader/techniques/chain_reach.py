@@ -60,17 +60,21 @@ class StaticReach:
             links.append(off_links)
             links.append(on_links)
         self.component, self.reach = _reaches(links)
+        self._forcing: bool | None = None
 
     def of(self, potential: int) -> int:
         return self.reach[self.component[potential]]
 
     def has_forcing_chain(self) -> bool:
-        """Whether some candidate's on potential reaches its off potential or the reverse."""
-        of = self.of
-        return any(
-            of(2 * k + 1) >> (2 * k) & 1 or of(2 * k) >> (2 * k + 1) & 1
-            for k in range(len(self.index))
-        )
+        """Whether some candidate's on potential reaches its off potential or the reverse
+        (found once: the searches ask before each kind)."""
+        if self._forcing is None:
+            of = self.of
+            self._forcing = any(
+                of(2 * k + 1) >> (2 * k) & 1 or of(2 * k) >> (2 * k + 1) & 1
+                for k in range(len(self.index))
+            )
+        return self._forcing
 
     def candidate(self, k: int) -> tuple[int, int]:
         """Candidate number ``k`` as (cell, value)."""

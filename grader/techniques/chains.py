@@ -363,9 +363,7 @@ class ChainSearch:
         reach = self.static_reach()
         if reach.has_forcing_chain():
             return True
-        return mode == "multiple" and (
-            nesting > 0 or bool(reach.multiple_news(self.cover_of_var, self.grid.hpos))
-        )
+        return mode == "multiple" and (nesting > 0 or bool(self.multiple_sources()))
 
     def static_conclusions(self, mode: str) -> tuple[list, list] | None:
         """Everything :meth:`static_hints` (``static``) or the ``multiple`` kind of
@@ -382,15 +380,18 @@ class ChainSearch:
     def multiple_sources(self) -> set[int | tuple[int, int]] | None:
         """The sources whose cell or region chains of the multiple kind conclude anything: the
         cells and (house, value) regions every branch of which reaches some news; None when a
-        forcing chain exists (the reaches are then not whole propagations)."""
+        forcing chain exists (the reaches are then not whole propagations). Found once per
+        search: :meth:`static_may_find` asks before the search does."""
+        key = ("multiple sources",)
+        if key in self.link_memo:
+            return self.link_memo[key]  # type: ignore[return-value]
         reach = self.static_reach()
-        if reach.has_forcing_chain():
-            return None
-        return {
-            source
-            for source, shared in reach.multiple_shared(self.cover_of_var, self.grid.hpos)
-            if shared
-        }
+        found = None
+        if not reach.has_forcing_chain():
+            shared = reach.multiple_shared(self.cover_of_var, self.grid.hpos)
+            found = {source for source, news in shared if news}
+        self.link_memo[key] = found
+        return found
 
     def nishio_may_find(self) -> bool:
         """False when the ``nishio`` kind of :meth:`dynamic_hints` is sure to find nothing."""
@@ -1366,23 +1367,16 @@ def transitive(nodes: list[int], succ: dict[int, int]) -> dict[int, int]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                if stack[-1] == node and not succ[node] >> node & 1:
-                    stack.pop()  # a component of one node, off every cycle
-                    on_stack.discard(node)
-                    inside = 1 << node
-                    members = (node,)
-                    cyclic = False
-                else:
-                    members = []
-                    inside = 0
-                    while True:
-                        x = stack.pop()
-                        on_stack.discard(x)
-                        members.append(x)
-                        inside |= 1 << x
-                        if x == node:
-                            break
-                    cyclic = True
+                members = []
+                inside = 0
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    members.append(x)
+                    inside |= 1 << x
+                    if x == node:
+                        break
+                cyclic = len(members) > 1 or succ[node] >> node & 1
                 out = 0
                 for x in members:
                     out |= succ[x]
