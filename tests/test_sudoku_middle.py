@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from grader.costs import choose
 from grader.engine import Engine
+from grader.model import values_of
 from grader.technique import Context
 from grader.techniques.houses import houses_of
 from rules.sudoku.exclusion import _pair_ways, _triplet_ways, _ways
@@ -132,6 +133,71 @@ def test_aligned_exclusions_never_remove_a_solution_value():
             steps = assert_sound_steps(partial, state, choose(FAMILY, partial, names))
             fired += sum(s.technique.startswith("aligned") for s in steps)
     assert fired > 0
+
+
+def _aligned_steps(technique, model, state, engine) -> list[tuple]:
+    return [
+        (s.eliminations, s.data["cells"], s.data["excluders"])
+        for s in technique.find(Context(model, list(state), engine))
+    ]
+
+
+@pytest.mark.parametrize("name", ["aligned-pair-exclusion", "aligned-triplet-exclusion"])
+def test_aligned_exclusion_after_a_clear_grid_finds_what_a_fresh_search_finds(name):
+    """The search looks again only at groups whose cells, excluders or excluders' candidates
+    changed since the last grid on which it found nothing: along random elimination sequences
+    (and jumps between unrelated grids) it finds the same step as a search that remembers
+    nothing, and the remembered grid does come into play."""
+    model = FAMILY.empty_model((9, 9), {})
+    engine = Engine(model, choose(FAMILY, model, name))
+    (technique,) = engine.techniques
+    rng = random.Random(5)
+    fired = after_clear = 0
+    for _ in range(12):
+        for _partial, start, solution in random_partials(FAMILY, model, rng, 3):
+            state = list(start)
+            for _ in range(14):
+                clear = model.memo.get(("aligned-clear", technique.degree))
+                remembered = dict(model.memo)
+                model.memo.clear()
+                fresh = _aligned_steps(technique, model, state, engine)
+                model.memo.clear()
+                model.memo.update(remembered)
+                assert _aligned_steps(technique, model, state, engine) == fresh
+                fired += bool(fresh)
+                after_clear += bool(fresh) and clear is not None
+                wrong = [
+                    (var, x)
+                    for var, mask in enumerate(state)
+                    for x in values_of(mask)
+                    if x != solution[var]
+                ]
+                for var, x in rng.sample(wrong, min(len(wrong), rng.randint(1, 6))):
+                    state[var] &= ~(1 << x)
+    assert after_clear >= 5
+
+
+def test_aligned_exclusion_looks_again_at_a_cell_a_placed_single_frees():
+    """The grid of the pair exclusion above gives nothing while r2c1 = 9 and r5c5 = 8 wait to
+    be placed (their peers still hold 9 and 8): no cell that sees one is a base cell. Once
+    r2c1 is placed (9 crossed out of its peers, none of them a base cell or an excluder),
+    r1c1, r2c2 and r2c4 are base cells with the same candidates and excluders as before, and
+    the exclusion is found."""
+    model = FAMILY.empty_model((9, 9), {})
+    state = [0b111111000] * 81
+    state[cell(1, 1)] = 0b101
+    state[cell(2, 4)] = 0b110
+    state[cell(1, 5)] = 0b011
+    state[cell(2, 2)] = 0b101
+    state[cell(2, 1)] = 1 << 8
+    state[cell(5, 5)] = 1 << 7
+    engine = Engine(model, choose(FAMILY, model, "aligned-pair-exclusion"))
+    (technique,) = engine.techniques
+    assert _aligned_steps(technique, model, state, engine) == []
+    for peer in houses_of(model).peers[cell(2, 1)]:
+        state[peer] &= ~(1 << 8)
+    ((eliminations, _, _),) = _aligned_steps(technique, model, state, engine)
+    assert eliminations == ((cell(1, 1), 0),)
 
 
 @settings(max_examples=400, deadline=None)

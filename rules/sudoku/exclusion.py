@@ -22,6 +22,9 @@ from grader.techniques.houses import Houses, houses_of
 CACHE_SIZE = 50_000
 """Answers kept per model (cleared when full), keyed by the cells and all their candidates."""
 
+Clear = tuple[tuple[int, ...], dict[int, int]]
+"""A grid on which a whole search found nothing, with its base cells and their excluders."""
+
 
 def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     """Cells that can be a base cell, each with its excluders (peers with 2..degree
@@ -44,6 +47,26 @@ def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
         if excluders:
             out[var] = excluders
     return out
+
+
+def unsettled(clear: Clear | None, state: State, bases: dict[int, int]) -> tuple[int, int]:
+    """What changed since the grid ``clear``, on which nothing was found, as two bitsets of
+    cells: the base cells whose candidates or excluders changed, and the cells whose
+    candidates changed. A group with none of the first and no common excluder among the
+    second is enumerated, ordered and answered as it was there: nothing."""
+    everything = (1 << len(state)) - 1
+    if clear is None or len(clear[0]) != len(state):
+        return everything, everything
+    old_state, old_bases = clear
+    changed = 0
+    for var, (mask, old) in enumerate(zip(state, old_state, strict=True)):
+        if mask != old:
+            changed |= 1 << var
+    moved = 0
+    for var, excluders in bases.items():
+        if changed >> var & 1 or old_bases.get(var) != excluders:
+            moved |= 1 << var
+    return moved, changed
 
 
 def cells_of(bits: int) -> list[int]:
@@ -178,19 +201,29 @@ class AlignedExclusion(Technique):
         houses = houses_of(ctx.model)
         state = ctx.state
         bases = base_cells(houses, state, self.degree)
-        cache = ctx.model.memo.setdefault(("aligned", self.degree), {})
+        memo = ctx.model.memo
+        cache = memo.setdefault(("aligned", self.degree), {})
+        # only groups with a moved cell or a changed excluder can find what the last clear
+        # grid did not
+        moved, changed = unsettled(memo.get(("aligned-clear", self.degree)), state, bases)
         base_bits = sum(1 << v for v in bases)
         tried: set[int] = set()  # triplets met before as another pair and tail: found nothing
         for a, b in combinations(list(bases), 2):
             common_ab = bases[a] & bases[b]
             if common_ab.bit_count() < 2:
                 continue  # the excluders of a larger set are fewer still
+            settled_pair = not (moved >> a & 1 or moved >> b & 1)
             if self.degree == 2:
+                if settled_pair and not common_ab & changed:
+                    continue
                 groups: list[tuple[tuple[int, ...], int]] = [((a, b), common_ab)]
             else:
                 # third (and further) cells: base cells among the excluders of the first two
                 # sharing two or more of their common excluders
                 area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
+                changed_ab = common_ab & changed
+                if settled_pair and not changed_ab and self.degree == 3:
+                    area &= moved  # the tail is the one cell that can unsettle the group
                 near = []
                 while area:
                     low = area & -area
@@ -206,6 +239,8 @@ class AlignedExclusion(Technique):
                     for v in tail:
                         common &= bases[v]
                         group_bits |= 1 << v
+                    if not (group_bits & moved or common & changed):
+                        continue  # answered nothing on the clear grid
                     if common.bit_count() >= 2 and group_bits not in tried:
                         tried.add(group_bits)  # its other orders give the same answer
                         groups.append(((a, b, *tail), common))
@@ -225,6 +260,7 @@ class AlignedExclusion(Technique):
                 if elims:
                     yield self.make(eliminations=elims, cells=cells, excluders=tuple(excluders))
                     return
+        memo[("aligned-clear", self.degree)] = (tuple(state), bases)
 
     @staticmethod
     def may_exclude(houses: Houses, state: State, cells: tuple[int, ...], common: int) -> bool:
