@@ -19,11 +19,8 @@ from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.houses import Houses, houses_of
 
-CACHE_SIZE = 50_000
-"""Answers kept per model (cleared when full), keyed by the cells and all their candidates."""
-
-Clear = tuple[tuple[int, ...], dict[int, int]]
-"""A grid on which a whole search found nothing, with its base cells and their excluders."""
+Clear = tuple[tuple[int, ...], int]
+"""A grid on which a whole search found nothing, with its base cells (a bitset)."""
 
 
 def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
@@ -49,24 +46,21 @@ def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     return out
 
 
-def unsettled(clear: Clear | None, state: State, bases: dict[int, int]) -> tuple[int, int]:
+def unsettled(clear: Clear | None, state: State, base_bits: int) -> tuple[int, int]:
     """What changed since the grid ``clear``, on which nothing was found, as two bitsets of
-    cells: the base cells whose candidates or excluders changed, and the cells whose
-    candidates changed. A group with none of the first and no common excluder among the
-    second is enumerated, ordered and answered as it was there: nothing."""
-    everything = (1 << len(state)) - 1
+    cells: the base cells that were none there or whose candidates changed (*moved*), and the
+    cells whose candidates changed. A group with no moved cell and no changed common excluder
+    finds nothing: an excluder joins a cell's excluders only as its candidates change, so its
+    common excluders are some of those it had there, unchanged, and fewer excluders exclude
+    less."""
     if clear is None or len(clear[0]) != len(state):
-        return everything, everything
-    old_state, old_bases = clear
+        return base_bits, (1 << len(state)) - 1
+    old_state, old_base_bits = clear
     changed = 0
     for var, (mask, old) in enumerate(zip(state, old_state, strict=True)):
         if mask != old:
             changed |= 1 << var
-    moved = 0
-    for var, excluders in bases.items():
-        if changed >> var & 1 or old_bases.get(var) != excluders:
-            moved |= 1 << var
-    return moved, changed
+    return (changed | ~old_base_bits) & base_bits, changed
 
 
 def cells_of(bits: int) -> list[int]:
@@ -202,11 +196,10 @@ class AlignedExclusion(Technique):
         state = ctx.state
         bases = base_cells(houses, state, self.degree)
         memo = ctx.model.memo
-        cache = memo.setdefault(("aligned", self.degree), {})
-        # only groups with a moved cell or a changed excluder can find what the last clear
-        # grid did not
-        moved, changed = unsettled(memo.get(("aligned-clear", self.degree)), state, bases)
+        # only a group with a moved cell or a changed common excluder can find what the last
+        # clear grid did not
         base_bits = sum(1 << v for v in bases)
+        moved, changed = unsettled(memo.get(("aligned-clear", self.degree)), state, base_bits)
         tried: set[int] = set()  # triplets met before as another pair and tail: found nothing
         for a, b in combinations(list(bases), 2):
             common_ab = bases[a] & bases[b]
@@ -249,18 +242,11 @@ class AlignedExclusion(Technique):
                     continue
                 ctx.check_time()
                 excluders = cells_of(common)
-                # the same cells with the same candidates give the same answer: the grid
-                # changes little from one step to the next
-                key = (cells, *(state[v] for v in cells), *(state[v] for v in excluders))
-                elims = cache.get(key)
-                if elims is None:
-                    if len(cache) > CACHE_SIZE:
-                        cache.clear()
-                    elims = cache[key] = excluded(houses, state, cells, excluders)
+                elims = excluded(houses, state, cells, excluders)
                 if elims:
                     yield self.make(eliminations=elims, cells=cells, excluders=tuple(excluders))
                     return
-        memo[("aligned-clear", self.degree)] = (tuple(state), bases)
+        memo[("aligned-clear", self.degree)] = (tuple(state), base_bits)
 
     @staticmethod
     def may_exclude(houses: Houses, state: State, cells: tuple[int, ...], common: int) -> bool:
