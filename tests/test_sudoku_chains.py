@@ -16,6 +16,7 @@ from grader.explain import Explainer
 from grader.technique import Context
 from grader.techniques.chains import ChainSearch, ChainTechnique, base_rating, transitive
 from puzzle_sets import unique_puzzle
+from rules.sudoku.family import FAMILY as FAMILY_SUDOKU
 
 
 def stuck_before_chains(seed: int):
@@ -242,3 +243,40 @@ def test_nested_chains_on_partial_houses_keep_every_solution(seed):
     for hint in search.dynamic_hints("dynamic"):
         for var, value in hint.eliminations:
             assert not exact.is_possible(state, var, value), (hint.kind, var, value)
+
+
+def _shown(hint) -> tuple:
+    """Everything a hint says, its inner hints included (the order SE ranks hints by too)."""
+    return (hint.difficulty, hint.complexity, hint.sort_key, hint.order, hint.kind,
+            hint.placements, hint.eliminations, hint.chains, hint.source, hint.rule,
+            tuple(map(_shown, hint.nested)))  # fmt: skip
+
+
+@pytest.mark.parametrize(("nesting", "seeds"), [(0, (1, 32, 13, 16)), (1, (32, 18)), (2, (32,))])
+def test_a_bivalue_cells_other_value_stands_for_its_not_v(monkeypatch, nesting, seeds):
+    """Dynamic chains propagate "not v" in a bivalue cell only when "the other value"
+    contradicts (both reach the same grid): the same hints, in the same order, as propagating
+    it every time, on grids stuck before chains and on random partial grids; and some of
+    those "not v" did contradict."""
+    from soundness import random_partials
+
+    states = [(p.model, state, engine) for p, state, _, engine in map(stuck_before_chains, seeds)]
+    if nesting == 0:
+        template = FAMILY_SUDOKU.empty_model((9, 9), {})
+        rng = random.Random("bivalue twins")
+        for model, state, solution in random_partials(FAMILY_SUDOKU, template, rng, 30):
+            engine = Engine(model, choose(FAMILY_SUDOKU, model, "hard"), solutions=[solution])
+            states.append((model, engine.settle(state).state, engine))
+    placed_by_not_v = 0
+    for model, state, engine in states:
+        found = {}
+        for twins in (True, False):
+            monkeypatch.setattr(ChainSearch, "bivalue_twins", twins)
+            search = ChainSearch(Context(model, list(state), engine), nesting)
+            found[twins] = list(map(_shown, search.dynamic_hints("dynamic")))
+        assert found[True] == found[False]
+        placed_by_not_v += sum(
+            h[4] == "contradiction" and any(state[var].bit_count() == 2 for var, _ in h[5])
+            for h in found[True]
+        )
+    assert placed_by_not_v

@@ -235,6 +235,10 @@ class ChainSearch:
     """Stop at the first source that gives any hint (for callers that keep no steps, which
     need a sound conclusion, not SE's cheapest one: :attr:`Context.settle`)."""
 
+    bivalue_twins: bool = True
+    """Propagate "not v" in a bivalue cell (dynamic chains) only when "the other value"
+    contradicts: the two reach the same grid. Off in tests, to compare with propagating it."""
+
     def __init__(self, ctx: Context | None, nesting: int = 0) -> None:
         if ctx is None:
             return
@@ -977,12 +981,23 @@ class ChainSearch:
                 if cell:
                     on_res = outcomes[v] = on_prop(pon)
                 if dynamic:
-                    off_res = self.propagate(pon ^ 1, dynamic, use_y)
+                    # in a bivalue cell "not v" and "the other value" imply each other at once
+                    # and so reach the same grid: the first contradicts only when the other does
+                    off_res = None
+                    if (
+                        card > 2
+                        or not use_y
+                        or not self.bivalue_twins
+                        or on_prop(
+                            ((var * V + (m & ~(1 << v)).bit_length() - 1) << 1) | 1
+                        ).contradiction
+                    ):
+                        off_res = self.propagate(pon ^ 1, dynamic, use_y)
                     if on_res.contradiction:
                         a, b = on_res.contradiction
                         elims = ((var, v),)
                         add(self.hint(base, 7, "contradiction", (), elims, on_res, (a, b), pon))
-                    if off_res.contradiction:
+                    if off_res is not None and off_res.contradiction:
                         a, b = off_res.contradiction
                         elims = tuple((var, w) for w in values_of(m & ~(1 << v)))
                         add(
