@@ -257,7 +257,11 @@ class ChainSearch:
         self.ctx = ctx
         self.inner_cache: dict = ctx.memo.setdefault("chain_inner", {})
         self.grid_key: tuple[int, ...] = tuple(self.grid.cand)
-        self.link_memo: dict[tuple, object] = {}
+        # the grid's links and reaches, shared by the chain searches of one scan (forcing
+        # chains and the multiple kind both build the static reach of the same grid)
+        self.link_memo: dict[tuple, object] = ctx.memo.setdefault(
+            ("chain links", self.grid_key), {}
+        )
 
     def inner(self, cand: list[int], nesting: int) -> ChainSearch:
         """A search of the same model over the grid ``cand`` (a chain's emptied grid)."""
