@@ -1023,6 +1023,7 @@ class ShortChain(Technique):
         for var in range(len(geo.cells)):
             if state[var] != BOTH:
                 continue
+            ctx.check_time()  # a cell's two trials at a time: 3,200 on the largest empty grid
             for value in (0, 1):
                 chain = short_chain(ctx, var, value, self.cut)
                 if any(kind == self.end for kind, _ in chain.ends):
