@@ -167,10 +167,6 @@ def test_a_chain_search_is_skipped_only_when_it_would_find_nothing(name, size, o
     skipped = {"static": 0, "multiple": 0, "nishio": 0}
     narrowed_states = 0
 
-    def shown(hint):
-        return (hint.difficulty, hint.complexity, hint.sort_key, hint.order, hint.kind,
-                hint.placements, hint.eliminations, hint.chains, hint.source)  # fmt: skip
-
     for model, state, engine in states:
         for mode in skipped:
             search = ChainSearch(Context(model, list(state), engine))
@@ -182,7 +178,7 @@ def test_a_chain_search_is_skipped_only_when_it_would_find_nothing(name, size, o
                 assert may == bool(hints), mode
             else:
                 narrowed = search.dynamic_hints(mode, search.multiple_sources())
-                assert list(map(shown, narrowed)) == list(map(shown, hints))
+                assert list(map(_shown, narrowed)) == list(map(_shown, hints))
                 narrowed_states += bool(hints) and search.multiple_sources() is not None
             skipped[mode] += not may
     assert all(skipped.values()), skipped
