@@ -62,7 +62,7 @@ def main() -> int:
         for found in generator.puzzles():
             text = json.dumps(found.data)  # as a user receives it
             puzzle = puzzle_from_dict(json.loads(text), "generated", found.data["id"])
-            exact._CACHE.clear()  # a fresh solver: nothing shared with the generator
+            exact.forget_solvers()  # a fresh solver: nothing shared with the generator
             solutions, _ = exact.count_solutions(puzzle.model, puzzle.givens, 2)
             made += 1
             ok += solutions == 1

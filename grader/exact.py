@@ -1,10 +1,11 @@
 """Exact search: counts solutions (0, 1, 2+) with a SAT solver, independent of the techniques.
 
 Each constraint kind encodes itself into CNF over one-hot literals ``x[var, value]``. One solver
-is built per model key (family, size, options, fixed structure) and reused: a puzzle's givens and
-eliminations are passed as assumptions, so asking "is it still unique without this clue?" costs
-one incremental call. Constraints that cannot be written up front (a path's "no separate loop")
-register a lazy check that adds cutting clauses when a candidate solution breaks them.
+is built per model key (family, size, options, fixed structure) and thread, and reused: a
+puzzle's givens and eliminations are passed as assumptions, so asking "is it still unique
+without this clue?" costs one incremental call. Constraints that cannot be written up front (a
+path's "no separate loop") register a lazy check that adds cutting clauses when a candidate
+solution breaks them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -273,8 +275,28 @@ class ExactSearch:
         return bool(result)
 
 
-_CACHE: OrderedDict[str, ExactSearch] = OrderedDict()
+class Solvers(OrderedDict[str, ExactSearch]):
+    """One thread's shared solvers by model key, least recently used first. Each thread has
+    its own: a solver answers one call at a time (PySAT lets other threads run while it
+    solves, and a call reads its answer from the solver after it returns), so two threads
+    sharing one got each other's solutions and wrong counts (``tests/test_exact.py``)."""
+
+
 _CACHE_SIZE = 8
+_local = threading.local()
+_every_thread: weakref.WeakValueDictionary[int, Solvers] = weakref.WeakValueDictionary()
+"""Every live thread's solvers, for :func:`_release_solvers` (a thread's go when it ends)."""
+_every_thread_lock = threading.Lock()
+
+
+def solvers() -> Solvers:
+    """This thread's solvers."""
+    cache = getattr(_local, "solvers", None)
+    if cache is None:
+        cache = _local.solvers = Solvers()
+        with _every_thread_lock:
+            _every_thread[id(cache)] = cache
+    return cache
 
 
 @atexit.register
@@ -282,8 +304,20 @@ def _release_solvers() -> None:
     """Delete the shared solvers before the interpreter tears modules down: PySAT is imported
     on first use, after this module, so at exit its own module may be gone when a solver left
     for the garbage collector is deleted (a noisy "Exception ignored" on stderr)."""
-    while _CACHE:
-        _, search = _CACHE.popitem()
+    with _every_thread_lock:
+        caches = list(_every_thread.values())
+    for cache in caches:
+        _delete_all(cache)
+
+
+def forget_solvers() -> None:
+    """Delete this thread's solvers (the next search builds a fresh one)."""
+    _delete_all(solvers())
+
+
+def _delete_all(cache: Solvers) -> None:
+    while cache:
+        _, search = cache.popitem()
         search.solver.delete()
 
 
@@ -293,21 +327,22 @@ REBUILD_AFTER = 1000
 
 
 def search_for(model: Model, deadline: float | None = None) -> ExactSearch:
-    """The shared solver for the model's key (built on first use, least recently used evicted,
-    rebuilt after :data:`REBUILD_AFTER` calls so that a long batch stays flat); building it
-    past ``deadline`` raises :class:`SearchTimeout`."""
-    search = _CACHE.get(model.key)
+    """This thread's shared solver for the model's key (built on first use, least recently
+    used evicted, rebuilt after :data:`REBUILD_AFTER` calls so that a long batch stays flat);
+    building it past ``deadline`` raises :class:`SearchTimeout`."""
+    cache = solvers()
+    search = cache.get(model.key)
     if search is not None and search.calls > REBUILD_AFTER:
-        del _CACHE[model.key]
+        del cache[model.key]
         search.solver.delete()
         search = None
     if search is not None:
-        _CACHE.move_to_end(model.key)
+        cache.move_to_end(model.key)
         return search
     search = ExactSearch(model, deadline)
-    _CACHE[model.key] = search
-    while len(_CACHE) > _CACHE_SIZE:
-        _, old = _CACHE.popitem(last=False)
+    cache[model.key] = search
+    while len(cache) > _CACHE_SIZE:
+        _, old = cache.popitem(last=False)
         old.solver.delete()
     return search
 

@@ -83,14 +83,14 @@ def test_cached_totalizer_gives_pysats_clauses_for_any_literals() -> None:
 def test_building_a_solver_stops_at_the_deadline_and_keeps_nothing() -> None:
     import time
 
-    from grader.exact import _CACHE, SearchTimeout, count_solutions
+    from grader.exact import SearchTimeout, count_solutions, solvers
 
     puzzle = make({"family": "binairo", "size": [120, 120], "grid": ["." * 120] * 120})
     started = time.monotonic()
     with pytest.raises(SearchTimeout):
         count_solutions(puzzle.model, puzzle.givens, 2, started + 0.2)
     assert time.monotonic() - started < 5  # encoding it whole takes several seconds
-    assert puzzle.model.key not in _CACHE
+    assert puzzle.model.key not in solvers()
 
 
 @given(
@@ -106,3 +106,46 @@ def test_all_different_accepts_a_full_assignment_exactly_when_its_check_does(
 
     rule = AllDifferent(range(len(values)), "house", covering)
     assert rule.satisfied_by(values) == (rule.check([1 << v for v in values]) is None)
+
+
+def test_threads_counting_on_one_model_each_get_their_own_answers() -> None:
+    """Threads (a dask worker's, a library user's) grading puzzles of one shape at once: each
+    count is that of its own puzzle, and each solution satisfies its own givens (one solver
+    shared by the threads gave one thread's solutions to another)."""
+    import threading
+    from pathlib import Path
+
+    from grader.loading import load
+
+    puzzle = load(Path(__file__).parent.parent / "examples" / "sudoku.json")[0]
+    model = puzzle.model
+    states = []
+    for opened in range(0, 60, 6):  # the first cells opened up: unique, then many solutions
+        state = list(puzzle.givens)
+        for var in range(opened):
+            state[var] = model.variables[var].domain
+        states.append(state)
+    expected = [count_solutions(model, state, 2)[0] for state in states]
+    assert 1 in expected and 2 in expected
+    wrong: list[object] = []
+
+    def count_many(seed: int) -> None:
+        try:
+            for round_ in range(150):
+                i = (round_ * 7 + seed) % len(states)
+                found, solutions = count_solutions(model, states[i], 2)
+                if found != expected[i]:
+                    wrong.append(("count", i, found))
+                for solution in solutions:
+                    if any(not states[i][var] >> x & 1 for var, x in enumerate(solution)):
+                        wrong.append(("solution", i))
+        except Exception as error:  # any failure in a thread is the test's
+            wrong.append(("error", repr(error)))
+
+    threads = [threading.Thread(target=count_many, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert wrong == []
