@@ -6,6 +6,9 @@ Every ``--every``-th puzzle of ``sudoku_se_dev.csv`` in each SE band is loaded o
 JSON reports agree less their seconds, version and the hardest step's words (the ratings, the
 technique counts, the grid), so a speed-up is shown not to change a rating. Start-up and
 loading are left out: ``bench/startup.py`` and ``bench/vs_serate.py`` measure whole processes.
+On a noisy machine ``--rounds N`` repeats the whole comparison N times, the checkouts taking
+turns, so that a slow spell hits both; each side's least time counts, and each round's ratio is
+listed.
 
     git worktree add --detach /tmp/old <commit>
     python bench/band_cpu.py --against /tmp/old              # bands < 4 and 6-8, every 2nd
@@ -51,6 +54,9 @@ def main() -> int:
     parser.add_argument("--bands", default="4,6-8", help=f"Comma separated, of {list(BANDS)}.")
     parser.add_argument("--every", type=int, default=2, help="Keep every n-th puzzle.")
     parser.add_argument("--runs", type=int, default=5, help="Runs per band (the minimum counts).")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="Fresh processes per side, taking turns."
+    )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
     source = args.data / "sudoku_se_dev.csv"
@@ -62,16 +68,26 @@ def main() -> int:
           + ("  same ratings" if args.against else ""))  # fmt: skip
     for band in args.bands.split(","):
         low, high = BANDS[band]
-        got = [
-            run_in(where, CHILD, str(source), str(low), str(high), str(args.every), str(args.runs))
-            for _, where in sides
-        ]
-        if any(g is None for g in got):
-            return 1
-        cells = "  ".join(f"{g['cpu']:>12.3f}" for g in got)
-        agree = "yes" if got[0]["digest"] == got[-1]["digest"] else "NO"
-        same = f"  {agree}" if len(got) > 1 else ""
-        print(f"{band:<6} {got[0]['puzzles']:>7}  {cells}{same}")
+        rounds = []
+        for turn in range(max(1, args.rounds)):
+            order = sides if turn % 2 == 0 else sides[::-1]
+            got = {
+                name: run_in(
+                    where, CHILD, str(source), str(low), str(high), str(args.every), str(args.runs)
+                )
+                for name, where in order
+            }
+            if any(g is None for g in got.values()):
+                return 1
+            rounds.append([got[name] for name, _ in sides])
+        best = [min(r[i]["cpu"] for r in rounds) for i in range(len(sides))]
+        cells = "  ".join(f"{cpu:>12.3f}" for cpu in best)
+        digests = {g["digest"] for r in rounds for g in r}
+        same = ("  yes" if len(digests) == 1 else "  NO") if len(sides) > 1 else ""
+        turns = ""
+        if len(sides) > 1 and len(rounds) > 1:
+            turns = "  rounds: " + ", ".join(f"{r[0]['cpu'] / r[1]['cpu']:.2f}" for r in rounds)
+        print(f"{band:<6} {rounds[0][0]['puzzles']:>7}  {cells}{same}{turns}")
     return 0
 
 
