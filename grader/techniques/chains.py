@@ -138,6 +138,8 @@ class Lookups:
     """(base houses, cover houses) of X-wings: (rows, columns) and (columns, rows), covering."""
     line_index: dict[int, int]
     """Cell → index of its line, per orientation: ``var * 2 + orientation``."""
+    crossings: tuple[tuple[int, int, int], ...]
+    """(box, line, their shared cells as a bitset) of every crossing, in the houses' order."""
     masks: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
     def candidate_masks(self, V: int) -> tuple[list[int], list[int]]:
@@ -176,12 +178,16 @@ def model_lookups(houses: Houses, n_vars: int) -> Lookups:
         for j, h in enumerate(cover):
             for var in houses.cells[h]:
                 line_index[var * 2 + orientation] = j
+    crossings = tuple(
+        (box, line, sum(1 << s for s in set(shared))) for box, line, shared in houses.crossings
+    )
     return Lookups(
         peer_masks,
         [house_bits(houses, h) for h in range(len(houses.cells))],
         cover_of_var,
         ((rows, cols), (cols, rows)),
         line_index,
+        crossings,
     )
 
 
@@ -770,10 +776,9 @@ class ChainSearch:
         out = []
         # locked candidates
         covering = houses.covering
-        for box, line, shared in houses.crossings:
-            shared_mask = 0
-            for s in shared:
-                shared_mask |= 1 << s
+        for box, line, shared_mask in self.lookups.crossings:
+            if not (dirty[box] or dirty[line]):
+                continue  # a rule resting on no removed candidate: nothing here
             for source, target in ((box, line), (line, box)):
                 if not covering[source]:
                     continue
@@ -915,17 +920,21 @@ class ChainSearch:
         found = []
         done: set[int] = set()
         for hint in hints:
-            par = rule_parents(hint, V, orig_cand, cand, orig_hpos, hpos)
-            if not par:
-                continue
             elims = set(hint.eliminations)
             for var, x in hint.placements:
                 for w in values_of(cand[var] & ~(1 << x)):
                     elims.add((var, w))
-            for var, x in sorted(elims):
-                t = (var * V + x) << 1
-                if t in done or not cand[var] >> x & 1:
-                    continue
+            fresh = [
+                t
+                for var, x in sorted(elims)
+                if (t := (var * V + x) << 1) not in done and cand[var] >> x & 1
+            ]
+            if not fresh:
+                continue  # every conclusion is taken (or gone): its parents are not needed
+            par = rule_parents(hint, V, orig_cand, cand, orig_hpos, hpos)
+            if not par:
+                continue
+            for t in fresh:
                 done.add(t)
                 found.append((t, par, hint))
         self.inner_cache[key] = found
