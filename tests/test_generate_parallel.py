@@ -158,3 +158,31 @@ def test_a_graded_puzzle_of_every_family_travels_between_processes(example):
     assert {k: again[k] for k in ("difficulty", "effort", "level", "techniques")} == {
         k: report[k] for k in ("difficulty", "effort", "level", "techniques")
     }
+
+
+@pytest.mark.parametrize(
+    ("family", "size", "level"),
+    [
+        ("binairo", (6, 6), "normal"),
+        ("tango", (6, 6), "hard"),
+        ("sudoku", (9, 9), "easy"),
+        ("siteswap", (5, 5), "trivial"),
+        ("pairplace", (4, 4), "easy"),
+        ("path", (5, 5), "easy"),
+    ],
+)
+def test_threads_generating_at_once_each_make_what_one_thread_makes_alone(family, size, level):
+    """A dask worker runs its tasks in threads, as may a program using the package: four
+    threads generating at once each make the puzzles one thread makes alone (every hint the
+    generator tries asks the exact search, whose solvers are per thread: the race a shared
+    one had is shown by ``tests/test_exact.py``, as it is rare here)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def made(seed: int) -> list[dict]:
+        request = Request(family, size, level, count=1, seed=seed)
+        return [found.data for found in Generator(request).puzzles()]
+
+    alone = [made(seed) for seed in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(made, range(4)))
+    assert together == alone
