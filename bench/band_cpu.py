@@ -31,6 +31,7 @@ from grader.loading import load
 rows = list(csv.DictReader(open(sys.argv[1])))
 low, high, every, runs = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 lines = [r["puzzle"] for r in rows if low <= float(r["se_rating"]) < high][::every]
+lines = lines[: int(sys.argv[6])] if len(sys.argv) > 6 else lines  # at most this many
 puzzles = [p for line in lines for p in load(line)]
 best, digest = None, None
 for _ in range(runs):
