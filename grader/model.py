@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -100,6 +101,19 @@ def cell_name(row: int, col: int) -> str:
     return f"r{row + 1}c{col + 1}"
 
 
+@lru_cache(maxsize=64)
+def constraints_touching(
+    constraints: tuple[Constraint, ...], n_vars: int
+) -> tuple[tuple[int, ...], ...]:
+    """Per variable, the indexes of the constraints over it; remembered for the constraints of
+    a shape, which the models of a file's puzzles share (a tuple of the same objects)."""
+    touching: list[list[int]] = [[] for _ in range(n_vars)]
+    for index, constraint in enumerate(constraints):
+        for var in constraint.vars:
+            touching[var].append(index)
+    return tuple(tuple(t) for t in touching)
+
+
 @dataclass(frozen=True, eq=False)
 class Model:
     """A puzzle's rules: variables, constraints and how to show values. Immutable.
@@ -127,11 +141,11 @@ class Model:
         return {**self.__dict__, "memo": {}}
 
     def __post_init__(self) -> None:
-        touching: list[list[int]] = [[] for _ in self.variables]
-        for index, constraint in enumerate(self.constraints):
-            for var in constraint.vars:
-                touching[var].append(index)
-        object.__setattr__(self, "var_constraints", tuple(tuple(t) for t in touching))
+        try:
+            touching = constraints_touching(self.constraints, len(self.variables))
+        except TypeError:  # a constraint that cannot be hashed (a plugin's): not remembered
+            touching = constraints_touching.__wrapped__(self.constraints, len(self.variables))
+        object.__setattr__(self, "var_constraints", touching)
 
     @property
     def size(self) -> tuple[int, int]:

@@ -4,6 +4,7 @@ columns are balanced lines (with signs), and distinct lines when asked."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from grader.constraints import Constraint, DistinctLines, Line
 from grader.family import require
@@ -29,9 +30,7 @@ def build_binary(
     require(rows % 2 == 0, "size", f"{rows} rows is odd; every line needs as many of each value")
     require(cols % 2 == 0, "size", f"{cols} columns is odd; every line needs as many of each value")
     require(max(rows, cols) <= MAX_SIDE, "size", f"larger than the limit of {MAX_SIDE}x{MAX_SIDE}")
-    variables = tuple(
-        Variable(cell_name(r, c), 0b11, r, c) for r in range(rows) for c in range(cols)
-    )
+    variables = _grid_variables(rows, cols)
     row_signs: dict[int, dict[int, str]] = {}
     col_signs: dict[int, dict[int, str]] = {}
     for r1, c1, r2, c2, sign in signs:
@@ -40,23 +39,18 @@ def build_binary(
         else:
             col_signs.setdefault(c1, {})[min(r1, r2)] = sign
     names = tuple(value_names[v] for v in (0, 1))
-    plain_row, plain_col = BalancedLine(cols, names=names), BalancedLine(rows, names=names)
+    plain_rows, plain_cols = _plain_lines(rows, cols, names)
     constraints: list[Constraint] = []
-    row_lines = [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
-    col_lines = [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
-    for r, line in enumerate(row_lines):
-        rule = BalancedLine(cols, row_signs[r], names) if r in row_signs else plain_row
-        constraints.append(Line(line, f"row {r + 1}", rule))
-    for c, line in enumerate(col_lines):
-        rule = BalancedLine(rows, col_signs[c], names) if c in col_signs else plain_col
-        constraints.append(Line(line, f"column {c + 1}", rule))
+    for r, plain in enumerate(plain_rows):
+        if r in row_signs:
+            plain = Line(plain.vars, plain.label, BalancedLine(cols, row_signs[r], names))
+        constraints.append(plain)
+    for c, plain in enumerate(plain_cols):
+        if c in col_signs:
+            plain = Line(plain.vars, plain.label, BalancedLine(rows, col_signs[c], names))
+        constraints.append(plain)
     if unique:
-        constraints.append(
-            DistinctLines(row_lines, [f"row {r + 1}" for r in range(rows)], "the rows")
-        )
-        constraints.append(
-            DistinctLines(col_lines, [f"column {c + 1}" for c in range(cols)], "the columns")
-        )
+        constraints.extend(_distinct_lines(rows, cols))
     givens = [0b11 if x is None else 1 << x for x in cells]
     model = Model(
         family=family,
@@ -70,3 +64,48 @@ def build_binary(
         options={"unique_lines": unique},
     )
     return model, givens
+
+
+# A file of puzzles of one size builds a model per puzzle: the parts without signs are built once
+# (constraints are immutable, and those of a shape may be shared, as Sudoku's are).
+
+
+@lru_cache(maxsize=64)
+def _grid_variables(rows: int, cols: int) -> tuple[Variable, ...]:
+    return tuple(Variable(cell_name(r, c), 0b11, r, c) for r in range(rows) for c in range(cols))
+
+
+def _row_cells(rows: int, cols: int) -> list[tuple[int, ...]]:
+    return [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+
+
+def _col_cells(rows: int, cols: int) -> list[tuple[int, ...]]:
+    return [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+
+
+@lru_cache(maxsize=64)
+def _plain_lines(
+    rows: int, cols: int, names: tuple[str, ...]
+) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
+    """The rows' and columns' balanced lines without signs (the lines of one direction share
+    their rule)."""
+    plain_row, plain_col = BalancedLine(cols, names=names), BalancedLine(rows, names=names)
+    return (
+        tuple(
+            Line(cells, f"row {r + 1}", plain_row) for r, cells in enumerate(_row_cells(rows, cols))
+        ),
+        tuple(
+            Line(cells, f"column {c + 1}", plain_col)
+            for c, cells in enumerate(_col_cells(rows, cols))
+        ),
+    )
+
+
+@lru_cache(maxsize=64)
+def _distinct_lines(rows: int, cols: int) -> tuple[DistinctLines, DistinctLines]:
+    return (
+        DistinctLines(_row_cells(rows, cols), [f"row {r + 1}" for r in range(rows)], "the rows"),
+        DistinctLines(
+            _col_cells(rows, cols), [f"column {c + 1}" for c in range(cols)], "the columns"
+        ),
+    )
