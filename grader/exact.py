@@ -11,6 +11,7 @@ solution breaks them.
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 import weakref
@@ -287,6 +288,16 @@ _local = threading.local()
 _every_thread: weakref.WeakValueDictionary[int, Solvers] = weakref.WeakValueDictionary()
 """Every live thread's solvers, for :func:`_release_solvers` (a thread's go when it ends)."""
 _every_thread_lock = threading.Lock()
+
+
+def _fresh_registry_lock() -> None:
+    """In a forked child, no other thread is left to release the lock if it was held."""
+    global _every_thread_lock
+    _every_thread_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_registry_lock)
 
 
 def solvers() -> Solvers:

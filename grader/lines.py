@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from grader.exact import CnfBuilder
 
 AutomatonState = Hashable
+_MISSING = object()
 
 
 class LineRule:
@@ -36,15 +37,25 @@ class LineRule:
     # -- derived passes ---------------------------------------------------------------------
 
     def cached_supports(self, masks: Sequence[int]) -> list[int] | None:
-        """:meth:`supports`, remembered per mask tuple (lines repeat a lot during a solve)."""
+        """:meth:`supports`, remembered per mask tuple (lines repeat a lot during a solve, and
+        the puzzles of a file share their unsigned lines' rules: one read, as another thread
+        may clear the cache between a test and a read)."""
         cache = self.__dict__.setdefault("_support_cache", {})
         key = tuple(masks)
-        if key in cache:
-            return cache[key]
+        found = cache.get(key, _MISSING)
+        if found is not _MISSING:
+            return found  # type: ignore[return-value]
         if len(cache) > 50_000:
             cache.clear()
         result = cache[key] = self.supports(key)
         return result
+
+    def __getstate__(self) -> dict:
+        """Pickled without the remembered supports (a worker's puzzles travel light, and a
+        shared rule holds other puzzles' lines)."""
+        state = dict(self.__dict__)
+        state.pop("_support_cache", None)
+        return state
 
     def supports(self, masks: Sequence[int]) -> list[int] | None:
         """For each cell, the values it takes in at least one valid completion; None if none."""

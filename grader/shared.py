@@ -4,7 +4,9 @@ dropped past a limit."""
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -21,6 +23,7 @@ class SharedByKey(Generic[V]):
         self.limit = limit
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.RLock()  # a build may ask for another key
+        _stores.add(self)
 
     def get(self, key: Hashable, build: Callable[[], V]) -> V:
         """The value kept for ``key``, built by ``build()`` the first time."""
@@ -33,3 +36,16 @@ class SharedByKey(Generic[V]):
             else:
                 self._items.move_to_end(key)
             return found
+
+
+_stores: weakref.WeakSet[SharedByKey] = weakref.WeakSet()
+
+
+def _fresh_locks() -> None:
+    """In a forked child, no other thread is left to release a lock held at the fork."""
+    for store in list(_stores):
+        store._lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks)

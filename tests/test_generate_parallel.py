@@ -160,6 +160,21 @@ def test_a_graded_puzzle_of_every_family_travels_between_processes(example):
     }
 
 
+def test_a_line_rule_travels_without_the_supports_it_remembered():
+    """The puzzles of a file share their unsigned lines' rules, which remember the supports of
+    every puzzle graded: a pickled puzzle carries none of them, and grades the same."""
+    from grader.constraints import Line
+
+    puzzle = load(EXAMPLES / "binairo.json")[0]
+    report = grade(puzzle).to_dict()
+    rules = [c.rule for c in puzzle.model.constraints if isinstance(c, Line)]
+    assert any(rule.__dict__.get("_support_cache") for rule in rules)
+    arrived = pickle.loads(pickle.dumps(puzzle))
+    arrived_rules = [c.rule for c in arrived.model.constraints if isinstance(c, Line)]
+    assert not any(rule.__dict__.get("_support_cache") for rule in arrived_rules)
+    assert grade(arrived).to_dict()["techniques"] == report["techniques"]
+
+
 @pytest.mark.parametrize(
     ("family", "size", "level"),
     [
