@@ -1,6 +1,8 @@
 """Start-up cost: CPU seconds (user + system, children included) of ``grade --help``, of grading
 the example Sudoku as JSON (from its file, and as a text line without and with ``--family
-sudoku``) and of ``python -c "import grader"``, the median of several runs.
+sudoku``) and of ``python -c "import grader"``, the median of several runs; beside them Python
+alone and the libraries the command line loads before any of our code runs (typer, which in
+0.29 checks every option through a pydantic adapter, and pydantic).
 Our bytecode is compiled first, as ``pip install .`` does.
 
     python bench/startup.py                      # the active environment
@@ -56,6 +58,12 @@ def main() -> None:
             str(HERE.parent / "examples" / "sudoku.json"),
         ],
         "python -c 'import grader'": [python, "-c", "import grader"],
+        "python -c pass": [python, "-c", "pass"],
+        "python: typer, pydantic, typer's adapters": [
+            python,
+            "-c",
+            "import typer, pydantic, pydantic.fields, typer._adapters",
+        ],
     }
     line = sudoku_line(HERE.parent / "examples" / "sudoku.json")
     for name, extra in (("", []), (" --family sudoku", ["--family", "sudoku"])):
@@ -78,7 +86,7 @@ def main() -> None:
     for name, command in commands.items():
         cpu_seconds(command)  # warm the file cache
         runs = [cpu_seconds(command) for _ in range(args.runs)]
-        print(f"{name:<34} {statistics.median(runs):.3f} CPU s (median of {args.runs})")
+        print(f"{name:<42} {statistics.median(runs):.3f} CPU s (median of {args.runs})")
 
 
 if __name__ == "__main__":
