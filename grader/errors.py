@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -51,6 +52,16 @@ def field_path(loc: tuple) -> str:
         else:
             out += ("." if out else "") + name
     return out
+
+
+def validation_problem(origin: str, error: BaseException) -> InputError | None:
+    """The :class:`InputError` of a pydantic validation error, None for any other error.
+    Pydantic is imported only where a file is validated: when it is not imported, no
+    validation raised ``error``."""
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is None or not isinstance(error, pydantic.ValidationError):
+        return None
+    return from_validation(origin, error)
 
 
 def from_validation(origin: str, error: ValidationError) -> InputError:

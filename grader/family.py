@@ -12,14 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
-
 from grader.board import Board, Cell
 from grader.errors import FieldProblem
 from grader.model import Model, State, is_single, single_value, values_of
 from grader.technique import Technique
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from grader.generator import Target
 
 LEVELS: tuple[str, ...] = ("trivial", "easy", "normal", "hard", "expert", "extreme")
@@ -98,7 +98,6 @@ class Family:
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     levels: ClassVar[tuple[str, ...]] = LEVELS
-    schema: ClassVar[type[BaseModel]]
     example: ClassVar[dict[str, Any]] = {}
     """A small valid puzzle of the family (used to list its techniques and in docs)."""
     default_size: ClassVar[tuple[int, int]] = (6, 6)
@@ -107,6 +106,13 @@ class Family:
     """The largest size (rows, cols) a file may have; ``--timeout`` must hold there."""
     options: ClassVar[Mapping[str, str]] = {}
     """The family's options (a file's ``rules``, ``generate --rule KEY=VALUE``): name → meaning."""
+
+    @property
+    def schema(self) -> type[BaseModel]:
+        """The pydantic model of the family's puzzle files. A family may set it as a class
+        attribute; the built-in ones import it on first use, so that a process reading only
+        text formats never imports pydantic (a third of its start-up)."""
+        raise NotImplementedError
 
     def levels_text(self) -> str:
         """The named levels as ``grader families`` lists them."""
@@ -139,8 +145,15 @@ class Family:
         without ``family`` keys), as (field path, puzzle dict) pairs; None if not one."""
         return None
 
-    def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
-        """Model, givens and (if the file gave one) the solution as values per variable.
+    def text_spec(self, data: dict[str, Any]) -> Any:
+        """The spec :meth:`build` takes for a dict :meth:`parse_text` made. By default the
+        dict is validated by :attr:`schema`; a family whose text formats it checks while reading
+        them may return a plain object with the fields :meth:`build` reads instead."""
+        return self.schema.model_validate(data)
+
+    def build(self, spec: Any) -> tuple[Model, State, list[int] | None]:
+        """Model, givens and (if the file gave one) the solution as values per variable, from
+        a file validated by :attr:`schema` (or a :meth:`text_spec`).
 
         Raises :class:`~grader.errors.FieldProblem` for a file that is well formed JSON but
         describes no valid puzzle of this family.

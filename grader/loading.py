@@ -14,9 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from grader.errors import FieldProblem, InputError, from_validation
+from grader.errors import FieldProblem, InputError, validation_problem
 from grader.family import Family, Puzzle
 from grader.registry import families, get_family
 
@@ -32,6 +30,8 @@ class Entry:
     default_id: str
     data: Any = None
     problem: InputError | None = None
+    text: bool = False
+    """Read from a family's text format (its :meth:`~grader.family.Family.parse_text`)."""
 
 
 def load(source: str | os.PathLike[str], family: str | None = None) -> list[Puzzle]:
@@ -49,7 +49,7 @@ def build(entry: Entry) -> Puzzle:
     """The puzzle of an entry, or its problem raised."""
     if entry.problem is not None:
         raise entry.problem
-    return puzzle_from_dict(entry.data, entry.origin, entry.default_id)
+    return puzzle_from_dict(entry.data, entry.origin, entry.default_id, text=entry.text)
 
 
 def entries(source: str | os.PathLike[str], family: str | None = None) -> list[Entry]:
@@ -89,7 +89,7 @@ def _entries(source: str, family: str | None) -> list[Entry]:
     if path.is_dir():
         raise InputError(source, "", "is a directory, expected a puzzle file")
     if not path.exists():
-        return [Entry(source, source, _puzzle_word(source, family))]
+        return [Entry(source, source, _puzzle_word(source, family), text=True)]
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise InputError(source, "", f"is larger than {MAX_FILE_BYTES // 2**20} MiB")
@@ -137,7 +137,7 @@ def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
     try:
         parsed = _from_text(source.strip(), source, family)
         if parsed is not None:
-            puzzle_from_dict(parsed, source, source)  # valid as a whole, or not a puzzle ID
+            puzzle_from_dict(parsed, source, source, text=True)  # valid, or not a puzzle ID
             return parsed
         problem = ""
     except InputError as error:
@@ -168,7 +168,7 @@ def _entries_of_lines(
             if parsed is None:
                 known = f"a {family} puzzle line" if family else "a puzzle ID any family knows"
                 raise InputError(origin, "", f"is neither JSON nor {known}")
-            out.append(Entry(origin, default_id, parsed))
+            out.append(Entry(origin, default_id, parsed, text=True))
         except InputError as problem:
             out.append(Entry(origin, default_id, problem=problem))
     if not out:
@@ -222,8 +222,10 @@ def _from_text(text: str, origin: str, only: str | None = None) -> dict[str, Any
     return None
 
 
-def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
-    """Validate one puzzle object and build its model."""
+def puzzle_from_dict(data: Any, origin: str, default_id: str, text: bool = False) -> Puzzle:
+    """Validate one puzzle object and build its model. ``text``: the object is what a family's
+    :meth:`~grader.family.Family.parse_text` made, read by its
+    :meth:`~grader.family.Family.text_spec`."""
     if not isinstance(data, dict):
         raise InputError(origin, "", "expected a JSON object describing one puzzle")
     name = data.get("family")
@@ -238,12 +240,18 @@ def puzzle_from_dict(data: Any, origin: str, default_id: str) -> Puzzle:
         known = ", ".join(families()) or "none installed"
         raise InputError(origin, "family", f"unknown family {name!r} (known: {known})")
     try:
-        spec = family.schema.model_validate(family.from_layout(data))
+        if text:
+            spec = family.text_spec(data)
+        else:
+            spec = family.schema.model_validate(family.from_layout(data))
         model, givens, solution = family.build(spec)
-    except ValidationError as error:
-        raise from_validation(origin, error) from None
     except FieldProblem as problem:
         raise InputError(origin, problem.field, problem.problem) from None
+    except ValueError as error:
+        problem = validation_problem(origin, error)
+        if problem is None:
+            raise
+        raise problem from None
     puzzle_id = data.get("id")
     if puzzle_id is None or isinstance(puzzle_id, bool):
         puzzle_id = default_id

@@ -87,6 +87,34 @@ def test_import_grader_is_cheap():
 
 
 @pytest.mark.parametrize(
+    "line",
+    [
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        "2x3:3a1d4_6c6b1d5b3c2_4d3a5",
+        "8x8u:aebakdClaAcCeBGd",
+    ],
+)
+def test_grading_a_text_format_imports_no_pydantic(tmp_path, line):
+    """A file of puzzle lines (sudoku strings, Solo and Unruly game IDs) is read without the
+    file schemas, so ``grade`` never imports pydantic (nor does typer before 0.29): a third of
+    the start-up of a command that grades such a file."""
+    source = tmp_path / "lines.txt"
+    source.write_text(line + "\n")
+    code = (
+        "import sys\nfrom grader.cli import grade_main\n"
+        "sys.argv = ['grade', '--json', sys.argv[1]]\n"
+        "try:\n    grade_main()\nexcept SystemExit as end:\n    code = end.code\n"
+        "print(code, sorted(m for m in ('pydantic', 'rich') if m in sys.modules), "
+        "file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(source)], capture_output=True, text=True
+    )
+    assert json.loads(result.stdout)["solutions"] == 1
+    assert result.stderr.strip() == "0 []"
+
+
+@pytest.mark.parametrize(
     "example", ["sudoku", "tango", "binairo", "path", "pairplace", "siteswap_3x4"]
 )
 def test_grading_loads_no_generator_table_or_drawing(example):

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from grader.family import Family, TechniqueSpec
 from grader.model import Model, State
-from rules.binairo.file import BINAIRO_SYMBOLS, BinairoFile, parse_unruly_id
+from rules.binairo.file import BINAIRO_SYMBOLS, UnrulyText, parse_unruly_id
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.binary.model import build_binary
 from rules.binary.techniques import binary_table
-from rules.schema import grid_size, parse_cells, solution_values
+from rules.cells import grid_size, parse_cells, solution_values
+
+if TYPE_CHECKING:
+    from rules.binairo.schema import BinairoFile
 
 
 class Binairo(Family):
@@ -31,7 +32,6 @@ class Binairo(Family):
     options = {  # noqa: RUF012
         "unique_lines": "no two rows and no two columns are equal (true/false)"
     }
-    schema = BinairoFile
     byte_states = True  # the binary techniques read states by index and slice
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (6, 6): ("trivial", "easy", "normal", "expert"),
@@ -58,8 +58,16 @@ class Binairo(Family):
     def parse_text(self, text: str) -> dict[str, Any] | None:
         return parse_unruly_id(text)
 
-    def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
-        assert isinstance(spec, BinairoFile)
+    @property
+    def schema(self) -> type[BinairoFile]:
+        from rules.binairo.schema import BinairoFile
+
+        return BinairoFile
+
+    def text_spec(self, data: dict[str, Any]) -> UnrulyText:
+        return UnrulyText.of(data)
+
+    def build(self, spec: BinairoFile | UnrulyText) -> tuple[Model, State, list[int] | None]:
         rows, cols = grid_size(spec.size, spec.grid)
         cells = parse_cells(spec.grid, BINAIRO_SYMBOLS)
         model, givens = build_binary(
@@ -89,7 +97,7 @@ class Binairo(Family):
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         rows, cols = size
-        spec = BinairoFile.model_validate(
+        spec = self.schema.model_validate(
             {"family": "binairo", "grid": ["." * cols] * rows, "rules": dict(options)}
         )
         return self.build(spec)[0]

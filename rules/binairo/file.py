@@ -1,28 +1,38 @@
-"""The Binairo file: its pydantic schema, and Simon Tatham's Unruly game IDs read and written."""
+"""Simon Tatham's Unruly game IDs read and written, and the spec of a Binairo read from one.
+The file's schema is in :mod:`rules.binairo.schema`."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass
+from typing import Any
 
 from grader.family import require
 from grader.model import Model, State, is_single, single_value
-from rules.schema import PuzzleFileBase
 
 
-class BinairoRules(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-    unique_lines: bool = False
+@dataclass(frozen=True)
+class UnrulyRules:
+    """The rules an Unruly game ID names."""
+
+    unique_lines: bool
 
 
-class BinairoFile(PuzzleFileBase):
-    family: Literal["binairo"]
-    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
-    rules: BinairoRules = BinairoRules()
+@dataclass(frozen=True)
+class UnrulyText:
+    """A Binairo read from an Unruly game ID: the fields
+    :meth:`~rules.binairo.family.Binairo.build` reads, checked by the reading itself."""
+
+    size: tuple[int, int]
     grid: list[str]
+    rules: UnrulyRules
     solution: list[str] | None = None
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> UnrulyText:
+        """The spec of a dict :func:`parse_unruly_id` made."""
+        rows, cols = data["size"]
+        return cls((rows, cols), data["grid"], UnrulyRules(data["rules"]["unique_lines"]))
 
 
 TATHAM_ID = re.compile(r"^(\d+)x(\d+)(u?)(?:d[ten])?:([A-Za-z]+)$")

@@ -1,35 +1,21 @@
-"""The pair place file: its pydantic schema, the header, edges and rows read with one-line
-errors, the rows written back, and the shared examples' document layout."""
+"""The pair place file (its schema is in :mod:`rules.pairplace.schema`): the header, edges and
+rows read with one-line errors, the rows written back, and the shared examples' layout."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any
 
 from grader.family import require
 from grader.model import Model, State, is_single, single_value
-from rules.schema import PuzzleFileBase
+
+if TYPE_CHECKING:
+    from rules.pairplace.schema import PairPlaceFile
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_LETTERS = 16
 
 Edge = str | tuple[str, str]
-
-
-class PairPlaceFile(PuzzleFileBase):
-    family: Literal["pairplace", "pair_place"]
-    header: str | None = Field(default=None, description="the column letters, e.g. ABCDEF")
-    n: int | None = Field(default=None, description="number of letters (default: the header's)")
-    grid: list[str] | None = Field(default=None, description="one row per colour, . unknown")
-    puzzle: list[str] | None = Field(default=None, description="the shared examples' grid")
-    edges: list[Edge] | None = Field(
-        default=None, description="the graph as letter pairs ('AB' or ['A', 'B']); default K_n"
-    )
-    colours: int | None = Field(default=None, description="number of rows (default: degree)")
-    solution: list[str] | None = None
-    verified_solution: bool | None = None
 
 
 def parse_header(spec: PairPlaceFile) -> str:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from grader.board import Board
 from grader.exact import count_solutions
@@ -27,7 +25,6 @@ from rules.path.file import (
     MAX_SIDE,
     ON_PATH,
     SHAPES,
-    PathFile,
     check_clues,
     check_doors,
     check_holes,
@@ -49,6 +46,9 @@ from rules.path.model import (
 )
 from rules.path.techniques import cells_of, path_table
 
+if TYPE_CHECKING:
+    from rules.path.schema import PathFile
+
 UNIQUE_TRIES = 200
 
 
@@ -58,7 +58,6 @@ class PathPuzzles(Family):
     default_size = (6, 6)
     options = {"decoys": "generate: this many doors the path does not use, 0-8"}  # noqa: RUF012
     largest_size = (40, 40)
-    schema = PathFile
     options = {"decoys": "generate: how many doors the path does not use, 0-8"}  # noqa: RUF012
     cell_hints = False
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
@@ -92,8 +91,13 @@ class PathPuzzles(Family):
             out.append((f"puzzles[{i}]", item))
         return out
 
-    def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
-        assert isinstance(spec, PathFile)
+    @property
+    def schema(self) -> type[PathFile]:
+        from rules.path.schema import PathFile
+
+        return PathFile
+
+    def build(self, spec: PathFile) -> tuple[Model, State, list[int] | None]:
         rows, cols = room_size(spec)
         holes = check_holes(spec.holes, rows, cols)
         doors = check_doors(spec.doors, rows, cols, holes)

@@ -1,19 +1,19 @@
-"""The Path Puzzles file: its pydantic schema, the room's size, holes, doors, walls and clues
-checked with one-line errors (also from the seed's edge model), and solutions read as a path of
-cells or as a drawing."""
+"""The Path Puzzles file (its schema is in :mod:`rules.path.schema`): the room's size, holes,
+doors, walls and clues checked with one-line errors (also from the seed's edge model), and
+solutions read as a path of cells or as a drawing."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING, Any
 
 from grader.family import require
 from grader.model import Model
 from rules.path.model import OPPOSITE, SIDES, Door, geometry
-from rules.schema import PuzzleFileBase
+
+if TYPE_CHECKING:
+    from rules.path.schema import PathFile
 
 MAX_SIDE = 40
 SHAPES = {
@@ -26,44 +26,6 @@ SHAPES = {
 }
 DIRECTIONS = {char: dirs for dirs, char in SHAPES.items()}
 EMPTY, ON_PATH, HOLE = "-", "#", " "
-
-
-class DoorObject(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-    row: int
-    col: int
-    side: str
-
-
-class PathFile(PuzzleFileBase):
-    """A Path Puzzles file. ``doors`` are ``[row, col, side]`` (or ``{"row", "col", "side"}``)
-    with side N, S, E or W; ``holes`` are cells cut out of the room; ``walls`` are inner walls
-    ``[r1, c1, r2, c2]`` between neighbours. ``solution`` draws the path with ``│─┌┐└┘`` and
-    ``-`` for empty cells; ``solution_path`` lists its cells from door to door."""
-
-    family: Literal["path"]
-    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
-    rows: int | None = None
-    cols: int | None = None
-    row_clues: list[int | None] | None = None
-    col_clues: list[int | None] | None = None
-    doors: list[tuple[int, int, str] | DoorObject] = Field(
-        description="[row, col, side N/E/S/W] of a boundary cell; rows and columns count from 0 "
-        "(explanations say r1c1 for [0, 0])"
-    )
-    holes: list[tuple[int, int]] = Field(
-        default_factory=list, description="[row, col] of cut-out cells, counted from 0"
-    )
-    walls: list[tuple[int, int, int, int]] = Field(
-        default_factory=list,
-        description="[r1, c1, r2, c2]: a wall between two adjacent cells, counted from 0",
-    )
-    edge_model: dict[str, Any] | None = None
-    solution: list[str] | None = None
-    solution_path: list[tuple[int, int]] | None = None
-    verified_solution: bool | None = None
-    solution_count: int | None = None
-    solution_count_exhaustive: bool | None = None
 
 
 def room_size(spec: PathFile) -> tuple[int, int]:
@@ -99,7 +61,7 @@ def check_doors(
 ) -> list[Door]:
     doors: list[Door] = []
     for i, item in enumerate(raw):
-        r, c, side = (item.row, item.col, item.side) if isinstance(item, DoorObject) else item
+        r, c, side = item if isinstance(item, tuple | list) else (item.row, item.col, item.side)
         field = f"doors[{i}]"
         side = side.upper()
         require(side in SIDES, field, f"side {side!r} is not N, S, E or W")

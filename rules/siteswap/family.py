@@ -17,9 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from grader.board import Board
 from grader.constraints import AllDifferent, DistinctLines, rotations
@@ -30,7 +28,6 @@ from rules.siteswap.file import (
     HOLE,
     MAX_SIDE,
     OPEN,
-    SiteswapFile,
     examples_document,
     grid_shape,
     parse_grid,
@@ -38,6 +35,9 @@ from rules.siteswap.file import (
 )
 from rules.siteswap.model import cell_index, is_run, siteswap_model
 from rules.siteswap.techniques import siteswap_table
+
+if TYPE_CHECKING:
+    from rules.siteswap.schema import SiteswapFile
 
 RULE_KEYS = ("throws", "latin", "boxes", "nontrivial", "distinct")
 GENERATION_KEYS = ("holes", "min_distinct_boxes", "min_distinct_runs", "solution_tries")
@@ -110,7 +110,6 @@ class Siteswap(Family):
         "min_distinct_boxes": "generate: at least this many distinct boxes",
         "solution_tries": "generate: random grids tried per puzzle for the minimums",
     }
-    schema = SiteswapFile
     reachable = {(3, 4): ("trivial",), (4, 3): ("trivial",)}  # noqa: RUF012
     """Without rules (bench/reachable.py); with ``nontrivial`` and ``distinct``, easy too.
     3x3 and 4x4 reach nothing, proven (:meth:`never_blank`): no cell can be left blank."""
@@ -132,8 +131,13 @@ class Siteswap(Family):
             return None
         return [(f"puzzles[{i}]", item) for i, item in enumerate(found)]
 
-    def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
-        assert isinstance(spec, SiteswapFile)
+    @property
+    def schema(self) -> type[SiteswapFile]:
+        from rules.siteswap.schema import SiteswapFile
+
+        return SiteswapFile
+
+    def build(self, spec: SiteswapFile) -> tuple[Model, State, list[int] | None]:
         rows, cols = grid_shape(spec.size, spec.grid)
         rules = spec.rules.model_dump()
         low, high = throw_range(rules["throws"])
@@ -276,7 +280,7 @@ class Siteswap(Family):
             holes.add((r, c))
         given = {k: options[k] for k in RULE_KEYS if k in options}
         spec = {"family": "siteswap", "grid": [OPEN], "rules": given}
-        rules = SiteswapFile.model_validate(spec).rules.model_dump()  # checked as in a file
+        rules = self.schema.model_validate(spec).rules.model_dump()  # checked as in a file
         model = siteswap_model(rows, cols, holes, rules)
         for key in ("min_distinct_boxes", "min_distinct_runs", "solution_tries"):
             if key in options:

@@ -1,41 +1,17 @@
-"""The siteswap file: its pydantic schema (the rules' options), the throw symbols, and a grid
-read into holes and throws."""
+"""The siteswap file: the throw symbols, a grid read into holes and throws, and the shared
+collection's layout. The file's schema (the rules' options) is in :mod:`rules.siteswap.schema`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from grader.family import require
-from rules.schema import PuzzleFileBase
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 HOLE = " "
 OPEN = "."
 MAX_SIDE = 40
-
-
-class SiteswapRules(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-    throws: tuple[int, int] = Field(default=(1, 9), description="[lowest, highest] throw, 0-35")
-    latin: bool = Field(default=False, description="no throw twice in a run")
-    boxes: bool | tuple[int, int] = Field(
-        default=False, description="sudoku boxes: true (default shape) or [rows, cols]"
-    )
-    nontrivial: bool = Field(default=False, description="each run holds two different throws")
-    distinct: bool = Field(
-        default=False, description="runs of equal length differ, also up to rotation"
-    )
-
-
-class SiteswapFile(PuzzleFileBase):
-    family: Literal["siteswap"]
-    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
-    rules: SiteswapRules = SiteswapRules()
-    grid: list[str] = Field(description="rows of throws 0-9a-z; . unknown; space a hole")
-    solution: list[str] | None = None
 
 
 def throw_range(throws: Sequence[int]) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from typing import Any
 from grader.constraints import AllDifferent, Constraint, DistinctLines, Line
 from grader.family import require
 from grader.model import Model, State, Variable, cell_name
-from rules.schema import BOX_SHAPES
+from rules.cells import BOX_SHAPES
 from rules.siteswap.file import ALPHABET, throw_range
 from rules.siteswap.runs import SiteswapRule
 

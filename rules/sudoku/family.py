@@ -18,8 +18,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from grader.board import Board
 from grader.costs import choose
 from grader.errors import FieldProblem
@@ -31,7 +29,7 @@ from grader.techniques.houses import crossed_out, stated_givens
 from rules.sudoku.canonical import canonical_form
 from rules.sudoku.file import (
     SYMBOLS,
-    SudokuFile,
+    SudokuText,
     box_shape,
     clue_state,
     givens_of,
@@ -45,6 +43,7 @@ from rules.sudoku.techniques import sudoku_table
 
 if TYPE_CHECKING:
     from grader.generator import Target
+    from rules.sudoku.schema import SudokuFile
 
 SE_LEVELS: tuple[tuple[float, str], ...] = (
     (1.5, "trivial"),
@@ -74,7 +73,6 @@ class Sudoku(Family):
     options = {  # noqa: RUF012
         "box": "[rows, cols] of a box (default: the squarest shape that fits)"
     }
-    schema = SudokuFile
     reachable = {  # noqa: RUF012  (bench/reachable.py; the levels not listed were not settled)
         (4, 4): ("trivial",),
         (6, 6): ("trivial", "hard", "expert"),
@@ -102,8 +100,16 @@ class Sudoku(Family):
         text = text.strip()
         return parse_solo_id(text) or parse_line(text)
 
-    def build(self, spec: BaseModel) -> tuple[Model, State, list[int] | None]:
-        assert isinstance(spec, SudokuFile)
+    @property
+    def schema(self) -> type[SudokuFile]:
+        from rules.sudoku.schema import SudokuFile
+
+        return SudokuFile
+
+    def text_spec(self, data: dict[str, Any]) -> SudokuText:
+        return SudokuText.of(data)
+
+    def build(self, spec: SudokuFile | SudokuText) -> tuple[Model, State, list[int] | None]:
         n = grid_side(spec)
         box = box_shape(n, spec.box)
         model = self.empty_model((n, n), {"box": list(box)})

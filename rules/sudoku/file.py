@@ -1,17 +1,20 @@
-"""The Sudoku file: its pydantic schema, its symbols, and the text formats (one-line strings and
-Simon Tatham's Solo game IDs) read and written."""
+"""The Sudoku file: its symbols, its fields checked, and the text formats (one-line strings and
+Simon Tatham's Solo game IDs) read and written. The file's schema is in
+:mod:`rules.sudoku.schema`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
-
-from pydantic import Field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from grader.family import require
 from grader.model import Model, State, is_single, single_value
-from rules.schema import BOX_SHAPES, PuzzleFileBase
+from rules.cells import BOX_SHAPES
+
+if TYPE_CHECKING:
+    from rules.sudoku.schema import SudokuFile
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BLANKS = ".0"
@@ -22,17 +25,24 @@ def symbols_for(n: int) -> str:
     return SYMBOLS[:n]
 
 
-class SudokuFile(PuzzleFileBase):
-    family: Literal["sudoku"]
-    size: int | tuple[int, int] | None = Field(default=None, description="n (grid is n x n)")
-    box: tuple[int, int] | None = Field(
-        default=None, description="[rows, cols] of a box; default from the size"
-    )
-    grid: list[str] = Field(description="rows of symbols 1-9 then A-P; . or 0 blank")
+@dataclass(frozen=True)
+class SudokuText:
+    """A sudoku read from a text format (a one-line string, a Solo game ID): the fields
+    :meth:`~rules.sudoku.family.Sudoku.build` reads, checked by the reading itself."""
+
+    size: int
+    grid: list[str]
+    box: tuple[int, int] | None = None
     solution: list[str] | None = None
 
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> SudokuText:
+        """The spec of a dict :func:`parse_line` or :func:`parse_solo_id` made."""
+        box = data.get("box")
+        return cls(data["size"], data["grid"], None if box is None else (box[0], box[1]))
 
-def grid_side(spec: SudokuFile) -> int:
+
+def grid_side(spec: SudokuFile | SudokuText) -> int:
     size = spec.size
     if isinstance(size, tuple | list):
         require(size[0] == size[1], "size", f"{size[0]}x{size[1]} is not square")

@@ -1,28 +1,14 @@
-"""The Tango file: its pydantic schema, and the signs checked and put in a canonical order."""
+"""The Tango file: the export layout read, and the signs checked and put in a canonical order.
+The file's schema is in :mod:`rules.tango.schema`."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
-
 from grader.family import require
-from rules.schema import PuzzleFileBase
 
 TANGO_SYMBOLS = {"S": 0, "M": 1}
 Sign = tuple[int, int, int, int, Literal["=", "x"]]
-
-
-class TangoFile(PuzzleFileBase):
-    family: Literal["tango"]
-    size: tuple[int, int] | int | None = Field(default=None, description="[rows, cols]")
-    grid: list[str]
-    signs: list[Sign] = Field(
-        default_factory=list,
-        description="[r1, c1, r2, c2, '=' or 'x'] between two adjacent cells; rows and columns "
-        "count from 0 (explanations say r1c1 for [0, 0])",
-    )
-    solution: list[str] | None = None
 
 
 EXPORT_FIELDS = {"rows": "grid", "constraints": "signs"}
@@ -35,6 +21,8 @@ def from_export(data: dict[str, Any]) -> dict[str, Any]:
     not know go to ``meta``. Any other dict is returned as it is."""
     if "grid" in data or "rows" not in data:
         return data
+    from rules.tango.schema import TangoFile  # the export is JSON: validated by it next
+
     known = set(TangoFile.model_fields)
     out: dict[str, Any] = {}
     meta = dict(data.get("meta") or {})
