@@ -47,16 +47,14 @@ class SearchStats:
 
 
 def _choose(state: State, rng: random.Random) -> int | None:
-    best_size, best = None, []
-    for var, mask in enumerate(state):
-        if is_single(mask):
-            continue
-        size = mask.bit_count()
-        if best_size is None or size < best_size:
-            best_size, best = size, [var]
-        elif size == best_size:
-            best.append(var)
-    return rng.choice(best) if best else None
+    """A random open variable among those with the fewest values left (None: all decided)."""
+    sizes = [
+        (mask.bit_count(), var) for var, mask in enumerate(state) if mask & (mask - 1) or not mask
+    ]
+    if not sizes:
+        return None
+    least = min(sizes)[0]
+    return rng.choice([var for size, var in sizes if size == least])
 
 
 def solve_random(
