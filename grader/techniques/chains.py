@@ -162,12 +162,7 @@ class Lookups:
 
 def model_lookups(houses: Houses, n_vars: int) -> Lookups:
     """Peer masks per variable, cell masks per house, covering houses and X-wing lines."""
-    peer_masks = []
-    for var in range(n_vars):
-        m = 0
-        for p in houses.peers[var]:
-            m |= 1 << p
-        peer_masks.append(m)
+    peer_masks = list(houses.peer_bits[:n_vars])
     cover_of_var = tuple(
         tuple(h for h in houses.of_var[var] if houses.covering[h]) for var in range(n_vars)
     )

@@ -53,6 +53,8 @@ class Houses:
     values: int
     read_peers: tuple[Callable[[State], tuple[int, ...]], ...]
     """Per cell, a C-level getter of its peers' masks."""
+    peer_bits: tuple[int, ...] = ()
+    """Per cell, its peers as a bitset of cells."""
     read_crossings: tuple[tuple[Callable[[State], tuple[int, ...]], ...], ...] = ()
     """Per crossing, getters of the masks of its shared cells, of the rest of its box and of
     the rest of its line."""
@@ -184,6 +186,7 @@ def _build_houses(model: Model) -> Houses:
         crossings=tuple(crossings),
         values=values,
         read_peers=tuple(masks_reader(p) for p in peers),
+        peer_bits=tuple(sum(1 << p for p in cell_peers) for cell_peers in peers),
         of_cells={house: cells.index(house) for house in cells},  # the first of equal ones
         read_crossings=tuple(
             (

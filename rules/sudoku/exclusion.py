@@ -30,17 +30,19 @@ def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     waiting = {  # naked singles still to place: one candidate that a peer still holds
         var for var, mask in enumerate(state) if is_single(mask) and not houses.placed(state, var)
     }
+    waiting_bits = sum(1 << var for var in waiting)
+    few = 0  # the cells with 2..degree candidates
+    for var, mask in enumerate(state):
+        if 2 <= mask.bit_count() <= degree:
+            few |= 1 << var
+    peer_bits = houses.peer_bits
     out: dict[int, int] = {}
     for var, mask in enumerate(state):
-        if mask.bit_count() < 2:
+        if not mask & (mask - 1):
             continue
-        peers = houses.peers[var]
-        if waiting and not waiting.isdisjoint(peers):
+        if peer_bits[var] & waiting_bits:
             continue  # leave this to the singles
-        excluders = 0
-        for peer in peers:
-            if 2 <= state[peer].bit_count() <= degree:
-                excluders |= 1 << peer
+        excluders = peer_bits[var] & few
         if excluders:
             out[var] = excluders
     return out
@@ -74,16 +76,24 @@ def cells_of(bits: int) -> list[int]:
 
 
 def excluded(
-    houses: Houses, state: State, cells: tuple[int, ...], excluders: list[int]
+    houses: Houses, state: State, cells: tuple[int, ...], common: int
 ) -> list[tuple[int, int]]:
-    """The candidates of ``cells`` that no allowed combination of their values uses."""
+    """The candidates of ``cells`` that no allowed combination of their values uses, given
+    their common excluders as a bitset of cells."""
     union = 0
     for v in cells:
         union |= state[v]
     # an excluder with a candidate outside the base cells' can never be emptied by them
-    masks = [state[v] for v in excluders if not state[v] & ~union]
+    masks = []
+    while common:
+        low = common & -common
+        common ^= low
+        mask = state[low.bit_length() - 1]
+        if not mask & ~union:
+            masks.append(mask)
+    peer_bits = houses.peer_bits
     seeing = [
-        (i, j) for i, j in combinations(range(len(cells)), 2) if cells[j] in houses.peers[cells[i]]
+        (i, j) for i, j in combinations(range(len(cells)), 2) if peer_bits[cells[i]] >> cells[j] & 1
     ]
     if not masks and not any(
         state[cells[i]] == state[cells[j]] and state[cells[i]].bit_count() == 2 for i, j in seeing
@@ -146,13 +156,34 @@ def _triplet_ways(
     full: list[int], seeing: list[tuple[int, int]], covers: set[int]
 ) -> list[int] | None:
     """:func:`_ways` for three base cells, with the excluders' candidate sets (two or three
-    values each) in a set: a way is out when one of its two- or three-value sets is one."""
+    values each) in a set: a way is out when one of its two- or three-value sets is one. For
+    each value of the first two cells, the third cell's allowed values are found at once as a
+    bitset: those not clashing with either, and not completing a cover with one or both."""
     ab, ac, bc = ((0, 1) in seeing), ((0, 2) in seeing), ((1, 2) in seeing)
     fa, fb, fc = full
+    with_value: dict[int, int] = {}  # value bit -> the values completing a pair cover with it
+    with_pair: dict[int, int] = {}  # two value bits -> the values completing a triple cover
+    for cover in covers:
+        if cover.bit_count() == 2:
+            low = cover & -cover
+            high = cover ^ low
+            with_value[low] = with_value.get(low, 0) | high
+            with_value[high] = with_value.get(high, 0) | low
+        else:
+            rest = cover
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                pair = cover ^ bit
+                with_pair[pair] = with_pair.get(pair, 0) | bit
     ua = ub = uc = 0
-    c_values = [1 << z for z in values_of(fc)]
     for x in values_of(fa):
         bx = 1 << x
+        cx = fc & ~with_value.get(bx, 0)
+        if ac:
+            cx &= ~bx
+        if not cx:
+            continue
         for y in values_of(fb):
             by = 1 << y
             if ab and x == y:
@@ -160,14 +191,13 @@ def _triplet_ways(
             bxy = bx | by
             if bxy in covers:
                 continue  # every third value keeps this pair
-            for bz in c_values:
-                if (ac and bz == bx) or (bc and bz == by):
-                    continue
-                if (bx | bz) in covers or (by | bz) in covers or (bxy | bz) in covers:
-                    continue
+            allowed = cx & ~with_value.get(by, 0) & ~with_pair.get(bxy, 0)
+            if bc:
+                allowed &= ~by
+            if allowed:
                 ua |= bx
                 ub |= by
-                uc |= bz
+                uc |= allowed
                 if ua == fa and ub == fb and uc == fc:
                     return None
     return [ua, ub, uc]
@@ -222,7 +252,8 @@ class AlignedExclusion(Technique):
                     low = area & -area
                     area ^= low
                     c = low.bit_length() - 1
-                    if (common_ab & bases[c]).bit_count() >= 2:
+                    shared = common_ab & bases[c]
+                    if shared & (shared - 1):  # two or more
                         near.append(c)
                 groups = []
                 pair_bits = 1 << a | 1 << b
@@ -238,33 +269,13 @@ class AlignedExclusion(Technique):
                         tried.add(group_bits)  # its other orders give the same answer
                         groups.append(((a, b, *tail), common))
             for cells, common in groups:
-                if not self.may_exclude(houses, state, cells, common):
-                    continue
                 ctx.check_time()
-                excluders = cells_of(common)
-                elims = excluded(houses, state, cells, excluders)
+                elims = excluded(houses, state, cells, common)
                 if elims:
-                    yield self.make(eliminations=elims, cells=cells, excluders=tuple(excluders))
+                    excluders = tuple(cells_of(common))
+                    yield self.make(eliminations=elims, cells=cells, excluders=excluders)
                     return
         memo[("aligned-clear", self.degree)] = (tuple(state), base_bits)
-
-    @staticmethod
-    def may_exclude(houses: Houses, state: State, cells: tuple[int, ...], common: int) -> bool:
-        """A quick necessary condition for :func:`excluded` to find anything: an excluder
-        whose candidates all lie among the base cells', or two base cells that see each other
-        locking the same two values (what :func:`excluded` checks first, without lists)."""
-        union = 0
-        for v in cells:
-            union |= state[v]
-        while common:
-            low = common & -common
-            if not state[low.bit_length() - 1] & ~union:
-                return True
-            common ^= low
-        return any(
-            state[a] == state[b] and state[a].bit_count() == 2 and b in houses.peers[a]
-            for a, b in combinations(cells, 2)
-        )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         cells = ex.cells(step.data["cells"])
