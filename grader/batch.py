@@ -76,6 +76,8 @@ class Task:
     default_id: str
     data: Any = None
     problem: str | None = None
+    text: bool = False
+    """``data`` was read from a family's text format (see :class:`grader.loading.Entry`)."""
 
     @property
     def key(self) -> str:
@@ -107,7 +109,7 @@ def tasks_from(inputs: str | Puzzle | dict | Iterable[str | Puzzle | dict]) -> l
             found = [Task(f"puzzle {number}", f"puzzle-{number}", item)]
         else:
             found = [
-                Task(e.origin, e.default_id, e.data, str(e.problem) if e.problem else None)
+                Task(e.origin, e.default_id, e.data, str(e.problem) if e.problem else None, e.text)
                 for e in entries(str(item))
             ]
         for task in found:
@@ -135,7 +137,7 @@ def grade_task(task: Task, options: GradeOptions, bank: bool = False) -> dict[st
         row["error"] = task.problem
         return row
     try:
-        puzzle = puzzle_from_dict(task.data, task.origin, task.default_id)
+        puzzle = puzzle_from_dict(task.data, task.origin, task.default_id, text=task.text)
     except InputError as error:
         row["error"] = str(error)
         return row

@@ -352,3 +352,23 @@ def test_a_timeout_cutting_reports_short_exits_3(tmp_path):
     assert "1 puzzle(s) cut short by --timeout" in result.stderr
     frame = read_frame(out)
     assert list(frame["status"]) == ["timeout"] and not frame["solved"].any()
+
+
+def test_a_file_of_game_ids_grades_in_a_batch_as_one_by_one(tmp_path):
+    """A text file's puzzles (a sudoku line, a Solo ID, an Unruly ID) reach the workers marked
+    as read from a text format, and their rows agree with grading each puzzle alone."""
+    from grader.batch import tasks_from
+
+    lines = [
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        "2x3:3a1d4_6c6b1d5b3c2_4d3a5",
+        "8x8u:aebakdClaAcCeBGd",
+    ]
+    source = tmp_path / "ids.txt"
+    source.write_text("\n".join(lines) + "\n")
+    assert [task.text for task in tasks_from(str(source))] == [True, True, True]
+    frame = grade_many(str(source), workers=2)
+    alone = [grade(puzzle) for puzzle in load(source)]
+    assert list(frame["family"]) == ["sudoku", "sudoku", "binairo"]
+    assert list(frame["level"]) == [report.level for report in alone]
+    assert list(frame["difficulty"]) == [report.difficulty for report in alone]
