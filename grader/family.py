@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from grader.board import Board, Cell
@@ -107,12 +108,18 @@ class Family:
     options: ClassVar[Mapping[str, str]] = {}
     """The family's options (a file's ``rules``, ``generate --rule KEY=VALUE``): name → meaning."""
 
+    schema_at: ClassVar[str] = ""
+    """Where :attr:`schema` lives (``module:Class``), imported on first use, so that a process
+    reading only text formats never imports pydantic (a third of its start-up)."""
+
     @property
     def schema(self) -> type[BaseModel]:
-        """The pydantic model of the family's puzzle files. A family may set it as a class
-        attribute; the built-in ones import it on first use, so that a process reading only
-        text formats never imports pydantic (a third of its start-up)."""
-        raise NotImplementedError
+        """The pydantic model of the family's puzzle files: the class :attr:`schema_at` names
+        (a family may instead set ``schema`` itself as a class attribute)."""
+        module, _, name = self.schema_at.partition(":")
+        if not name:
+            raise NotImplementedError(f"family {self.name!r} names no schema")
+        return getattr(import_module(module), name)
 
     def levels_text(self) -> str:
         """The named levels as ``grader families`` lists them."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 class Binairo(Family):
     name = "binairo"
+    schema_at = "rules.binairo.schema:BinairoFile"
     title = "Binairo (Takuzu, Unruly)"
     default_size = (8, 8)
     largest_size = (200, 200)
@@ -57,12 +58,6 @@ class Binairo(Family):
 
     def parse_text(self, text: str) -> dict[str, Any] | None:
         return parse_unruly_id(text)
-
-    @property
-    def schema(self) -> type[BinairoFile]:
-        from rules.binairo.schema import BinairoFile
-
-        return BinairoFile
 
     def text_spec(self, data: dict[str, Any]) -> UnrulyText:
         return UnrulyText.of(data)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 class PairPlace(Family):
     name = "pairplace"
+    schema_at = "rules.pairplace.schema:PairPlaceFile"
     title = "Pair place (edge colouring tables)"
     default_size = (6, 6)
     largest_size = (15, 16)
@@ -82,12 +83,6 @@ class PairPlace(Family):
         if found is None:
             return None
         return [(f"puzzles[{i}]", item) for i, item in enumerate(found)]
-
-    @property
-    def schema(self) -> type[PairPlaceFile]:
-        from rules.pairplace.schema import PairPlaceFile
-
-        return PairPlaceFile
 
     def build(self, spec: PairPlaceFile) -> tuple[Model, State, list[int] | None]:
         header = parse_header(spec)

@@ -54,6 +54,7 @@ UNIQUE_TRIES = 200
 
 class PathPuzzles(Family):
     name = "path"
+    schema_at = "rules.path.schema:PathFile"
     title = "Path Puzzles"
     default_size = (6, 6)
     options = {"decoys": "generate: this many doors the path does not use, 0-8"}  # noqa: RUF012
@@ -90,12 +91,6 @@ class PathPuzzles(Family):
                 item = {"family": "path", **item}
             out.append((f"puzzles[{i}]", item))
         return out
-
-    @property
-    def schema(self) -> type[PathFile]:
-        from rules.path.schema import PathFile
-
-        return PathFile
 
     def build(self, spec: PathFile) -> tuple[Model, State, list[int] | None]:
         rows, cols = room_size(spec)

@@ -96,6 +96,7 @@ def fewest_in_residue(low: int, high: int, modulus: int) -> int:
 
 class Siteswap(Family):
     name = "siteswap"
+    schema_at = "rules.siteswap.schema:SiteswapFile"
     title = "Siteswap grid"
     default_size = (3, 4)
     largest_size = (40, 40)
@@ -130,12 +131,6 @@ class Siteswap(Family):
         if found is None:
             return None
         return [(f"puzzles[{i}]", item) for i, item in enumerate(found)]
-
-    @property
-    def schema(self) -> type[SiteswapFile]:
-        from rules.siteswap.schema import SiteswapFile
-
-        return SiteswapFile
 
     def build(self, spec: SiteswapFile) -> tuple[Model, State, list[int] | None]:
         rows, cols = grid_shape(spec.size, spec.grid)

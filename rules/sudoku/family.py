@@ -67,6 +67,7 @@ LEVEL_BANDS: dict[str, tuple[float, float]] = {
 
 class Sudoku(Family):
     name = "sudoku"
+    schema_at = "rules.sudoku.schema:SudokuFile"
     title = "Sudoku"
     default_size = (9, 9)
     largest_size = (25, 25)
@@ -99,12 +100,6 @@ class Sudoku(Family):
     def parse_text(self, text: str) -> dict[str, Any] | None:
         text = text.strip()
         return parse_solo_id(text) or parse_line(text)
-
-    @property
-    def schema(self) -> type[SudokuFile]:
-        from rules.sudoku.schema import SudokuFile
-
-        return SudokuFile
 
     def text_spec(self, data: dict[str, Any]) -> SudokuText:
         return SudokuText.of(data)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 class Tango(Family):
     name = "tango"
+    schema_at = "rules.tango.schema:TangoFile"
     title = "LinkedIn Tango"
     default_size = (6, 6)
     largest_size = (200, 200)
@@ -37,12 +38,6 @@ class Tango(Family):
         "grid": ["......", ".M....", ".....M", "......", "..S...", "..M.S."],
         "signs": [[1, 5, 2, 5, "="], [1, 2, 2, 2, "x"], [2, 2, 2, 3, "x"], [3, 1, 4, 1, "x"]],
     }
-
-    @property
-    def schema(self) -> type[TangoFile]:
-        from rules.tango.schema import TangoFile
-
-        return TangoFile
 
     def build(self, spec: TangoFile) -> tuple[Model, State, list[int] | None]:
         rows, cols = grid_size(spec.size, spec.grid)
