@@ -96,6 +96,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "sudoku-prime.json": (sudoku(grid=["." * 7] * 7), "box"),
     "sudoku-too-large.json": (sudoku(grid=["." * 36] * 36), "larger than 25"),
     "sudoku-not-square.json": (sudoku(grid=["." * 9] * 6), "grid"),
+    "sudoku-one-row.json": (sudoku(grid=["12"]), "grid: has 1 row of 2 cells"),
     "sudoku-solo-bad.txt": ("3x3:zz!!", "neither JSON nor a puzzle ID"),
     "sudoku-solution.json": (sudoku(solution=["1" * 9]), "solution"),
     # siteswap

@@ -49,6 +49,14 @@ def grid_side(spec: SudokuFile | SudokuText) -> int:
         size = size[0]
     n = len(spec.grid) if size is None else size
     require(n > 0, "grid", "is empty")
+    if size is None and n not in BOX_SHAPES:  # a rectangle (not a short row) of no sudoku size
+        widths = {len(row.replace(" ", "")) for row in spec.grid}
+        width = widths.pop()
+        require(
+            widths or width == n,
+            "grid",
+            f"has {n} row{'s' if n > 1 else ''} of {width} cells; a sudoku grid is square",
+        )
     require(n <= MAX_SIZE, "size", f"{n} is larger than {MAX_SIZE}")
     return n
 
