@@ -152,11 +152,16 @@ class Family:
         without ``family`` keys), as (field path, puzzle dict) pairs; None if not one."""
         return None
 
+    def file_spec(self, data: dict[str, Any]) -> Any:
+        """The spec :meth:`build` takes for a puzzle dict in any layout the family reads
+        (:meth:`from_layout`), validated by :attr:`schema`."""
+        return self.schema.model_validate(self.from_layout(data))
+
     def text_spec(self, data: dict[str, Any]) -> Any:
-        """The spec :meth:`build` takes for a dict :meth:`parse_text` made. By default the
-        dict is validated by :attr:`schema`; a family whose text formats it checks while reading
-        them may return a plain object with the fields :meth:`build` reads instead."""
-        return self.schema.model_validate(data)
+        """The spec :meth:`build` takes for a dict :meth:`parse_text` made: by default
+        :meth:`file_spec`; a family whose text formats it checks while reading them may return
+        a plain object with the fields :meth:`build` reads instead."""
+        return self.file_spec(data)
 
     def build(self, spec: Any) -> tuple[Model, State, list[int] | None]:
         """Model, givens and (if the file gave one) the solution as values per variable, from

@@ -240,10 +240,7 @@ def puzzle_from_dict(data: Any, origin: str, default_id: str, text: bool = False
         known = ", ".join(families()) or "none installed"
         raise InputError(origin, "family", f"unknown family {name!r} (known: {known})")
     try:
-        if text:
-            spec = family.text_spec(data)
-        else:
-            spec = family.schema.model_validate(family.from_layout(data))
+        spec = family.text_spec(data) if text else family.file_spec(data)
         model, givens, solution = family.build(spec)
     except FieldProblem as problem:
         raise InputError(origin, problem.field, problem.problem) from None

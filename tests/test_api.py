@@ -62,3 +62,15 @@ def test_naming_the_family_of_a_text_file_imports_no_other_family(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(source)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split(" ", 1) == ["1", "['grader.family', 'rules.sudoku.family']\n"]
+
+
+def test_a_text_format_may_give_any_layout_the_family_reads():
+    """A dict a family's text format makes is read as its files are, through the family's
+    other layouts too (by default; Sudoku and Binairo read theirs without the schema)."""
+    from grader.registry import get_family
+
+    tango = get_family("tango")
+    line = (EXAMPLES / "tango-export.jsonl").read_text().splitlines()[0]
+    export = {"family": "tango", **json.loads(line)}
+    assert tango.text_spec(export) == tango.file_spec(export)
+    assert tango.build(tango.text_spec(export))[0].rows == export["size"]
