@@ -10,6 +10,7 @@ title.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -176,37 +177,52 @@ def _cells(drawing, board: Board, inside, corner, s) -> None:
             drawing.add(Rect(x, y, s, s, styles.get(role, plain) if role else plain))
 
 
-def _edge(corner, cell_: Cell, side: str, s: float) -> tuple[float, float, float, float]:
-    x, y = corner(cell_)
-    return {
-        "N": (x, y, x + s, y),
-        "S": (x, y + s, x + s, y + s),
-        "W": (x, y, x, y + s),
-        "E": (x + s, y, x + s, y + s),
-    }[side]
-
-
 def _borders(drawing, board: Board, inside, corner, s) -> None:
     """Thick lines: the grid's outline (open at doors), region borders and walls."""
     thick = Style(stroke=INK, width=max(2.0, s / 14))
     doors = {(tuple(c), side) for c, side in board.doors}
     walls = {(tuple(c), side) for c, side in board.walls}
+    regions = board.regions
+    add = drawing.shapes.append
     for r, c in sorted(inside):
-        region = board.regions.get((r, c))
-        for side, (dr, dc) in SIDES.items():
+        cell_ = (r, c)
+        region = regions.get(cell_)
+        below, right = (r + 1, c), (r, c + 1)
+        if (
+            not walls
+            and below in inside
+            and right in inside
+            and (r - 1, c) in inside
+            and (r, c - 1) in inside
+            and regions.get(below) == region
+            and regions.get(right) == region
+        ):
+            continue  # a cell inside one region, with no wall: no border
+        x, y = corner(cell_)
+        x2, y2 = x + s, y + s
+        for side, dr, dc in _SIDE_STEPS:
             other = (r + dr, c + dc)
             if other not in inside:
-                if ((r, c), side) not in doors:
-                    drawing.add(Line(*_edge(corner, (r, c), side, s), thick))
-            elif (
-                side in "SE"
-                and (
-                    board.regions.get(other) != region
-                    or ((r, c), side) in walls
-                    or (other, {"S": "N", "E": "W"}[side]) in walls
+                drawn = not doors or (cell_, side) not in doors
+            elif side in "SE":
+                drawn = regions.get(other) != region or (
+                    bool(walls) and ((cell_, side) in walls or (other, _OPPOSITE[side]) in walls)
                 )
-            ) or (side in "NW" and ((r, c), side) in walls):
-                drawing.add(Line(*_edge(corner, (r, c), side, s), thick))
+            else:
+                drawn = bool(walls) and (cell_, side) in walls
+            if drawn:
+                if side == "N":
+                    add(Line(x, y, x2, y, thick))
+                elif side == "S":
+                    add(Line(x, y2, x2, y2, thick))
+                elif side == "W":
+                    add(Line(x, y, x, y2, thick))
+                else:
+                    add(Line(x2, y, x2, y2, thick))
+
+
+_SIDE_STEPS = tuple((side, dr, dc) for side, (dr, dc) in SIDES.items())
+_OPPOSITE = {"N": "S", "S": "N", "W": "E", "E": "W"}
 
 
 def _paths(drawing, board: Board, inside, centre, s, pad) -> None:
@@ -241,12 +257,16 @@ def _fit(text: str, s: float) -> float:
 
 
 def _texts(drawing, board: Board, inside, corner, s, candidates: bool) -> None:
+    styles: dict[tuple[bool, int], Style] = {}  # by (given, length of the text)
     for cell_, text in sorted(board.cells.items()):
         if cell_ not in inside or not text:
             continue
         x, y = corner(cell_)
         given = cell_ in board.givens
-        style = Style(fill=INK if given else SOLVED_INK, size=_fit(text, s), bold=given)
+        style = styles.get((given, len(text)))
+        if style is None:
+            style = Style(fill=INK if given else SOLVED_INK, size=_fit(text, s), bold=given)
+            styles[given, len(text)] = style
         drawing.add(Text(x + s / 2, y + s / 2, text, style))
     if not candidates or not board.candidates:
         return
@@ -310,7 +330,9 @@ def _outside(drawing, board: Board, left, top, s, pad, edge, title_h) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _num(value: float) -> str:
+    """A coordinate to one decimal, without a trailing ".0" (a board repeats few of them)."""
     text = f"{value:.1f}"
     return text[:-2] if text.endswith(".0") else text
 
@@ -331,24 +353,36 @@ def _group_attrs(style: Style) -> str:
     return " ".join(parts)
 
 
-def _element(shape: Shape) -> str:
-    if isinstance(shape, Rect):
-        return (
-            f'<rect x="{_num(shape.x)}" y="{_num(shape.y)}" width="{_num(shape.w)}" '
-            f'height="{_num(shape.h)}"/>'
-        )
-    if isinstance(shape, Line):
-        return (
-            f'<line x1="{_num(shape.x1)}" y1="{_num(shape.y1)}" x2="{_num(shape.x2)}" '
-            f'y2="{_num(shape.y2)}"/>'
-        )
-    if isinstance(shape, Polyline):
-        points = " ".join(f"{_num(x)},{_num(y)}" for x, y in shape.points)
-        return f'<polyline points="{points}"/>'
-    if isinstance(shape, Dot):
-        return f'<circle cx="{_num(shape.x)}" cy="{_num(shape.y)}" r="{_num(shape.r)}"/>'
+def _rect(shape: Rect) -> str:
+    return (
+        f'<rect x="{_num(shape.x)}" y="{_num(shape.y)}" width="{_num(shape.w)}" '
+        f'height="{_num(shape.h)}"/>'
+    )
+
+
+def _line(shape: Line) -> str:
+    return (
+        f'<line x1="{_num(shape.x1)}" y1="{_num(shape.y1)}" x2="{_num(shape.x2)}" '
+        f'y2="{_num(shape.y2)}"/>'
+    )
+
+
+def _polyline(shape: Polyline) -> str:
+    points = " ".join(f"{_num(x)},{_num(y)}" for x, y in shape.points)
+    return f'<polyline points="{points}"/>'
+
+
+def _dot(shape: Dot) -> str:
+    return f'<circle cx="{_num(shape.x)}" cy="{_num(shape.y)}" r="{_num(shape.r)}"/>'
+
+
+def _text(shape: Text) -> str:
     baseline = shape.y + shape.style.size * 0.36
     return f'<text x="{_num(shape.x)}" y="{_num(baseline)}">{escape(shape.text)}</text>'
+
+
+_ELEMENT = {Rect: _rect, Line: _line, Polyline: _polyline, Dot: _dot, Text: _text}
+"""The SVG element of each kind of shape."""
 
 
 def drawing_svg(drawing: Drawing, css_class: str = "board") -> str:
@@ -362,12 +396,12 @@ def drawing_svg(drawing: Drawing, css_class: str = "board") -> str:
         out.append(f"<title>{escape(drawing.title)}</title>")
     current: Style | None = None
     for shape in drawing.shapes:
-        if shape.style != current:
+        if shape.style is not current and shape.style != current:
             if current is not None:
                 out.append("</g>")
             current = shape.style
             out.append(f"<g {_group_attrs(current)}>")
-        out.append(_element(shape))
+        out.append(_ELEMENT[type(shape)](shape))
     if current is not None:
         out.append("</g>")
     out.append("</svg>")
