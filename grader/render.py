@@ -435,26 +435,28 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
     The axes get the drawing's coordinates (y downwards) and no frame, so several boards can
     share one figure (see :func:`boards_figure`).
     """
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
+    from matplotlib.text import Text as TextArtist
 
     px = 72.0 / 100.0 * scale  # points per pixel at the reference resolution
     axes.set_xlim(0, drawing.width)
     axes.set_ylim(drawing.height, 0)
     axes.set_aspect("equal")
     axes.set_axis_off()
+    # artists are added as they are (the limits are set above: nothing to autoscale) and
+    # left out of the figure's layout, which then places only the axes and their titles
     for z, shape in enumerate(drawing.shapes):
         style = shape.style
         if isinstance(shape, Rect):
-            axes.add_patch(
-                Rectangle(
-                    (shape.x, shape.y),
-                    shape.w,
-                    shape.h,
-                    facecolor=style.fill or "none",
-                    edgecolor=style.stroke or "none",
-                    linewidth=style.width * px,
-                    zorder=z,
-                )
+            artist = Rectangle(
+                (shape.x, shape.y),
+                shape.w,
+                shape.h,
+                facecolor=style.fill or "none",
+                edgecolor=style.stroke or "none",
+                linewidth=style.width * px,
+                zorder=z,
             )
         elif isinstance(shape, Line | Polyline):
             points = (
@@ -463,7 +465,7 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
                 else shape.points
             )
             xs, ys = zip(*points, strict=True)
-            axes.plot(
+            artist = Line2D(
                 xs,
                 ys,
                 color=style.stroke,
@@ -473,10 +475,10 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
                 zorder=z,
             )
         elif isinstance(shape, Dot):
-            axes.add_patch(Circle((shape.x, shape.y), shape.r, facecolor=style.fill, zorder=z))
+            artist = Circle((shape.x, shape.y), shape.r, facecolor=style.fill, zorder=z)
         else:
             align = {"start": "left", "middle": "center", "end": "right"}[style.anchor]
-            axes.text(
+            artist = TextArtist(
                 shape.x,
                 shape.y,
                 shape.text,
@@ -487,7 +489,10 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
                 color=style.fill,
                 family="DejaVu Sans",  # ships with matplotlib
                 zorder=z,
+                clip_on=False,
             )
+        artist.set_in_layout(False)
+        axes.add_artist(artist)
 
 
 def boards_figure(
