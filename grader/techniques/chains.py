@@ -1200,6 +1200,8 @@ class StaticImplications:
         self.conflict, self.strong_on, self.succ = conflict, strong_on, succ
         self.reach = transitive(nodes, succ)
         self._off: dict[int, int] = {}
+        self._searches: dict[int, tuple[dict[int, int | None], list[int]]] = {}
+        """start -> the breadth-first search from it so far: (parents, frontier)"""
 
     def on_set(self, c: int) -> int:
         return self.reach[c] | 1 << c
@@ -1218,11 +1220,15 @@ class StaticImplications:
         return m
 
     def path(self, start: int, goal: int) -> list[int]:
-        """A shortest chain of potentials (pids) from ``start`` to ``goal``."""
+        """A shortest chain of potentials (pids) from ``start`` to ``goal``: the first found
+        by a breadth-first search from ``start``, which is kept and resumed for the next goal
+        (a potential's parent is the one that first reached it, whichever goal is asked)."""
         search = self.search
         g = search.grid
-        parent: dict[int, int | None] = {start: None}
-        frontier = [start]
+        found = self._searches.get(start)
+        if found is None:
+            found = self._searches[start] = ({start: None}, [start])
+        parent, frontier = found
         while frontier and goal not in parent:
             nxt = []
             for pid in frontier:
@@ -1234,7 +1240,7 @@ class StaticImplications:
                     if t not in parent:
                         parent[t] = pid
                         nxt.append(t)
-            frontier = nxt
+            frontier[:] = nxt
         out = [goal]
         while parent.get(out[-1]) is not None:
             out.append(parent[out[-1]])  # type: ignore[arg-type]
