@@ -33,8 +33,9 @@ value must appear (a latin siteswap with holes has houses that do not hold every
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import compress, pairwise
 from operator import ne
 
@@ -85,11 +86,23 @@ class Hint:
     chains: tuple = field(compare=False, default=())
     source: tuple = field(compare=False, default=())
     sources: tuple = field(compare=False, default=())
-    """(parents, causes, target, start cause) per chain, for the rule parents of a nested hint."""
+    """(parents, causes, target, start cause) per chain, for the rule parents of a nested hint
+    (:meth:`chain_sources`)."""
+    sources_of: Callable[[], tuple] | None = field(compare=False, default=None, repr=False)
+    """Finds ``sources`` when first asked (a top-level static chain's are never asked)."""
+    static_paths: tuple = field(compare=False, default=())
+    """(path, start cause) per chain of a static chain of an inner search, whose rule parents
+    are read from its paths (:func:`rule_parents`) instead of ``sources``."""
     nested: tuple = field(compare=False, default=())
     """The inner hints this hint's chains rest on."""
     rule: str = field(compare=False, default="")
     """The chain search that found it, for a nested hint (``dynamic 2``, ``static``...)."""
+
+    def chain_sources(self) -> tuple:
+        """``sources``, found on first use when the hint left them to ``sources_of``."""
+        if self.sources_of is not None:
+            self.sources, self.sources_of = self.sources_of(), None
+        return self.sources
 
 
 class Grid:
@@ -522,7 +535,7 @@ class ChainSearch:
                         eliminations=tuple(elims),
                         chains=(path,),
                         source=(source,),
-                        sources=self.path_sources(path),
+                        sources_of=partial(self.path_sources, path),
                     )
                 )
         return out
@@ -604,7 +617,7 @@ class ChainSearch:
                     eliminations=elims,
                     chains=(path,),
                     source=(source,),
-                    sources=self.path_sources(path),
+                    sources_of=partial(self.path_sources, path),
                 )
             )
         return out
@@ -926,7 +939,7 @@ class ChainSearch:
             ]
             if not fresh:
                 continue  # every conclusion is taken (or gone): its parents are not needed
-            par = rule_parents(hint, V, orig_cand, cand, orig_hpos, hpos)
+            par = rule_parents(hint, V, orig_cand, cand, orig_hpos, hpos, self.cover_of_var)
             if not par:
                 continue
             for t in fresh:
@@ -1130,11 +1143,19 @@ INNER_RULES: dict[int, tuple[tuple[str, int], ...]] = {
 """The chain searches SE nests inside a dynamic chain of each level (after the pair rules)."""
 
 
-def rule_parents(hint: Hint, V: int, orig_cand, cand, orig_hpos, hpos) -> tuple[int, ...]:
+def rule_parents(
+    hint: Hint, V: int, orig_cand, cand, orig_hpos, hpos, cover_of_var
+) -> tuple[int, ...]:
     """The removed candidates an inner hint's chains rest on (SE's getRuleParents): for every
     on potential forced by its cell (or house), the candidates its cell (house) has lost."""
     out: dict[int, None] = {}
-    for parents, causes, target, start_cause in hint.sources:
+    if hint.static_paths:
+        for path, start_cause in hint.static_paths:
+            path_rule_parents(
+                path, start_cause, V, cover_of_var, orig_cand, cand, orig_hpos, hpos, out
+            )
+        return tuple(out)
+    for parents, causes, target, start_cause in hint.chain_sources():
         todo = [target]
         seen = {target}
         while todo:
@@ -1156,6 +1177,40 @@ def rule_parents(hint: Hint, V: int, orig_cand, cand, orig_hpos, hpos) -> tuple[
                     seen.add(q)
                     todo.append(q)
     return tuple(out)
+
+
+def path_rule_parents(
+    path: list[int], start_cause, V: int, cover_of_var, orig_cand, cand, orig_hpos, hpos, out
+) -> None:
+    """:func:`rule_parents` of one static chain without repeated potentials, walked from its
+    end to its start as the parents of :meth:`ChainSearch.path_sources` lead: an on potential
+    after an off one is forced by their shared cell (cause -1) or their first shared house;
+    the first by ``start_cause``, when there is one."""
+    for i in range(len(path) - 1, -1, -1):
+        p = path[i]
+        if not p & 1:
+            continue
+        var, v = divmod(p >> 1, V)
+        if i:
+            prev = path[i - 1]
+            if prev & 1:
+                continue
+            other = (prev >> 1) // V
+            if other == var:
+                cause = -1
+            else:
+                shared = set(cover_of_var[other]) & set(cover_of_var[var])
+                cause = min(shared) if shared else -1
+        elif start_cause is None:
+            continue
+        else:
+            cause = start_cause
+        if cause < 0:
+            for x in values_of(orig_cand[var] & ~cand[var]):
+                out[(var * V + x) << 1] = None
+        else:
+            for r in bits(orig_hpos[cause * V + v] & ~hpos[cause * V + v]):
+                out[(r * V + v) << 1] = None
 
 
 class StaticImplications:
@@ -1282,7 +1337,7 @@ class StaticImplications:
             eliminations=elims,
             chains=(path,),
             source=(source,),
-            sources=self.search.path_sources(path),
+            static_paths=((path, None),),
         )
 
     def multiple_hints(self) -> list[Hint]:
@@ -1330,10 +1385,6 @@ class StaticImplications:
                 goal = (t << 1) | table
                 paths = [self.path((b << 1) | 1, goal) for b in branches]
                 cx = sum(len(set(p)) for p in paths)
-                sources = []
-                for p in paths:
-                    parents, causes, target, _ = search.path_sources(p)[0]
-                    sources.append((parents, causes, target, start_cause))
                 out.append(
                     Hint(
                         round(8.0 + length_bonus(cx), 1),
@@ -1345,7 +1396,7 @@ class StaticImplications:
                         eliminations=elims,
                         chains=tuple(paths),
                         source=(source,),
-                        sources=tuple(sources),
+                        static_paths=tuple((path, start_cause) for path in paths),
                     )
                 )
         return out
