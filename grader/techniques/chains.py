@@ -468,12 +468,7 @@ class ChainSearch:
         for prev, cur in pairwise(path):
             parents.setdefault(cur, (prev,))
             if cur & 1 and not prev & 1:
-                va, vb = (prev >> 1) // V, (cur >> 1) // V
-                if va == vb:
-                    causes[cur] = -1
-                else:
-                    shared = set(self.cover_of_var[va]) & set(self.cover_of_var[vb])
-                    causes[cur] = min(shared) if shared else -1
+                causes[cur] = link_cause((prev >> 1) // V, (cur >> 1) // V, self.cover_of_var)
         return ((parents, causes, path[-1], None),)
 
     def cycles(self, source: int, use_y: bool, use_x: bool) -> list[Hint]:
@@ -1165,13 +1160,7 @@ def rule_parents(
             if cause is None and not par and start_cause is not None:
                 cause = start_cause
             if p & 1 and cause is not None:
-                var, v = divmod(p >> 1, V)
-                if cause < 0:
-                    for x in values_of(orig_cand[var] & ~cand[var]):
-                        out[(var * V + x) << 1] = None
-                else:
-                    for r in bits(orig_hpos[cause * V + v] & ~hpos[cause * V + v]):
-                        out[(r * V + v) << 1] = None
+                add_removed(out, p, cause, V, orig_cand, cand, orig_hpos, hpos)
             for q in par:
                 if q not in seen:
                     seen.add(q)
@@ -1190,27 +1179,37 @@ def path_rule_parents(
         p = path[i]
         if not p & 1:
             continue
-        var, v = divmod(p >> 1, V)
         if i:
             prev = path[i - 1]
             if prev & 1:
                 continue
-            other = (prev >> 1) // V
-            if other == var:
-                cause = -1
-            else:
-                shared = set(cover_of_var[other]) & set(cover_of_var[var])
-                cause = min(shared) if shared else -1
+            cause = link_cause((prev >> 1) // V, (p >> 1) // V, cover_of_var)
         elif start_cause is None:
             continue
         else:
             cause = start_cause
-        if cause < 0:
-            for x in values_of(orig_cand[var] & ~cand[var]):
-                out[(var * V + x) << 1] = None
-        else:
-            for r in bits(orig_hpos[cause * V + v] & ~hpos[cause * V + v]):
-                out[(r * V + v) << 1] = None
+        add_removed(out, p, cause, V, orig_cand, cand, orig_hpos, hpos)
+
+
+def add_removed(out: dict[int, None], p: int, cause: int, V: int, orig_cand, cand, orig_hpos, hpos):
+    """Add to ``out`` the candidates that the cell (``cause`` -1) or the house ``cause`` forcing
+    the on potential ``p`` has lost (off pids)."""
+    var, v = divmod(p >> 1, V)
+    if cause < 0:
+        for x in values_of(orig_cand[var] & ~cand[var]):
+            out[(var * V + x) << 1] = None
+    else:
+        for r in bits(orig_hpos[cause * V + v] & ~hpos[cause * V + v]):
+            out[(r * V + v) << 1] = None
+
+
+def link_cause(off_var: int, on_var: int, cover_of_var) -> int:
+    """What forces an on potential in ``on_var`` after an off one in ``off_var`` (a strong
+    link): their cell (-1) when they share it, else the first house both lie in (-1 if none)."""
+    if off_var == on_var:
+        return -1
+    shared = set(cover_of_var[off_var]) & set(cover_of_var[on_var])
+    return min(shared) if shared else -1
 
 
 class StaticImplications:
