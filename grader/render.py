@@ -199,8 +199,7 @@ def _borders(drawing, board: Board, inside, corner, s) -> None:
         ):
             continue  # a cell inside one region, with no wall: no border
         x, y = corner(cell_)
-        x2, y2 = x + s, y + s
-        for side, dr, dc in _SIDE_STEPS:
+        for side, dr, dc, (x1, y1, x2, y2) in _SIDE_STEPS:
             other = (r + dr, c + dc)
             if other not in inside:
                 drawn = not doors or (cell_, side) not in doors
@@ -211,17 +210,12 @@ def _borders(drawing, board: Board, inside, corner, s) -> None:
             else:
                 drawn = bool(walls) and (cell_, side) in walls
             if drawn:
-                if side == "N":
-                    add(Line(x, y, x2, y, thick))
-                elif side == "S":
-                    add(Line(x, y2, x2, y2, thick))
-                elif side == "W":
-                    add(Line(x, y, x, y2, thick))
-                else:
-                    add(Line(x2, y, x2, y2, thick))
+                add(Line(x + x1 * s, y + y1 * s, x + x2 * s, y + y2 * s, thick))
 
 
-_SIDE_STEPS = tuple((side, dr, dc) for side, (dr, dc) in SIDES.items())
+_SIDE_EDGES = {"N": (0, 0, 1, 0), "S": (0, 1, 1, 1), "W": (0, 0, 0, 1), "E": (1, 0, 1, 1)}
+"""Each side's line across a cell, its ends in cell sides from the top left corner."""
+_SIDE_STEPS = tuple((side, dr, dc, _SIDE_EDGES[side]) for side, (dr, dc) in SIDES.items())
 _OPPOSITE = {"N": "S", "S": "N", "W": "E", "E": "W"}
 
 

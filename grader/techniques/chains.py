@@ -33,10 +33,9 @@ value must appear (a latin siteswap with holes has houses that do not hold every
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import partial
-from itertools import compress, pairwise
+from itertools import compress
 from operator import ne
 
 from grader.evidence import Evidence
@@ -86,10 +85,8 @@ class Hint:
     chains: tuple = field(compare=False, default=())
     source: tuple = field(compare=False, default=())
     sources: tuple = field(compare=False, default=())
-    """(parents, causes, target, start cause) per chain, for the rule parents of a nested hint
-    (:meth:`chain_sources`)."""
-    sources_of: Callable[[], tuple] | None = field(compare=False, default=None, repr=False)
-    """Finds ``sources`` when first asked (a top-level static chain's are never asked)."""
+    """(parents, causes, target, start cause) per chain of a dynamic chain, for the rule
+    parents of a nested hint (top-level static chains are never nested: they keep none)."""
     static_paths: tuple = field(compare=False, default=())
     """(path, start cause) per chain of a static chain of an inner search, whose rule parents
     are read from its paths (:func:`rule_parents`) instead of ``sources``."""
@@ -97,12 +94,6 @@ class Hint:
     """The inner hints this hint's chains rest on."""
     rule: str = field(compare=False, default="")
     """The chain search that found it, for a nested hint (``dynamic 2``, ``static``...)."""
-
-    def chain_sources(self) -> tuple:
-        """``sources``, found on first use when the hint left them to ``sources_of``."""
-        if self.sources_of is not None:
-            self.sources, self.sources_of = self.sources_of(), None
-        return self.sources
 
 
 class Grid:
@@ -460,17 +451,6 @@ class ChainSearch:
                         return hints
         return hints
 
-    def path_sources(self, path: list[int]) -> tuple:
-        """The (parents, causes, target, start cause) of a static chain, for rule parents."""
-        parents: dict[int, tuple[int, ...]] = {}
-        causes: dict[int, int] = {}
-        V = self.V
-        for prev, cur in pairwise(path):
-            parents.setdefault(cur, (prev,))
-            if cur & 1 and not prev & 1:
-                causes[cur] = link_cause((prev >> 1) // V, (cur >> 1) // V, self.cover_of_var)
-        return ((parents, causes, path[-1], None),)
-
     def cycles(self, source: int, use_y: bool, use_x: bool) -> list[Hint]:
         g = self.grid
         cand, vmask, hpos = g.cand, g.vmask, g.hpos
@@ -530,7 +510,6 @@ class ChainSearch:
                         eliminations=tuple(elims),
                         chains=(path,),
                         source=(source,),
-                        sources_of=partial(self.path_sources, path),
                     )
                 )
         return out
@@ -612,7 +591,6 @@ class ChainSearch:
                     eliminations=elims,
                     chains=(path,),
                     source=(source,),
-                    sources_of=partial(self.path_sources, path),
                 )
             )
         return out
@@ -1150,7 +1128,7 @@ def rule_parents(
                 path, start_cause, V, cover_of_var, orig_cand, cand, orig_hpos, hpos, out
             )
         return tuple(out)
-    for parents, causes, target, start_cause in hint.chain_sources():
+    for parents, causes, target, start_cause in hint.sources:
         todo = [target]
         seen = {target}
         while todo:
@@ -1172,9 +1150,9 @@ def path_rule_parents(
     path: list[int], start_cause, V: int, cover_of_var, orig_cand, cand, orig_hpos, hpos, out
 ) -> None:
     """:func:`rule_parents` of one static chain without repeated potentials, walked from its
-    end to its start as the parents of :meth:`ChainSearch.path_sources` lead: an on potential
-    after an off one is forced by their shared cell (cause -1) or their first shared house;
-    the first by ``start_cause``, when there is one."""
+    end to its start: an on potential after an off one is forced by their shared cell (cause
+    -1) or their first shared house (:func:`link_cause`); the first by ``start_cause``, when
+    there is one."""
     for i in range(len(path) - 1, -1, -1):
         p = path[i]
         if not p & 1:
