@@ -27,20 +27,20 @@ def base_cells(houses: Houses, state: State, degree: int) -> dict[int, int]:
     """Cells that can be a base cell, each with its excluders (peers with 2..degree
     candidates) as a bitset of cells; none when a naked single is still to be placed among
     the peers."""
-    waiting = {  # naked singles still to place: one candidate that a peer still holds
-        var for var, mask in enumerate(state) if is_single(mask) and not houses.placed(state, var)
-    }
-    waiting_bits = sum(1 << var for var in waiting)
+    waiting = 0  # naked singles still to place: one candidate that a peer still holds
     few = 0  # the cells with 2..degree candidates
     for var, mask in enumerate(state):
-        if 2 <= mask.bit_count() <= degree:
+        if is_single(mask):
+            if not houses.placed(state, var):
+                waiting |= 1 << var
+        elif 2 <= mask.bit_count() <= degree:
             few |= 1 << var
     peer_bits = houses.peer_bits
     out: dict[int, int] = {}
     for var, mask in enumerate(state):
         if not mask & (mask - 1):
             continue
-        if peer_bits[var] & waiting_bits:
+        if peer_bits[var] & waiting:
             continue  # leave this to the singles
         excluders = peer_bits[var] & few
         if excluders:
