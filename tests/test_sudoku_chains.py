@@ -276,3 +276,22 @@ def test_a_bivalue_cells_other_value_stands_for_its_not_v(monkeypatch, nesting, 
             for h in found[True]
         )
     assert placed_by_not_v
+
+
+@pytest.mark.parametrize(
+    ("mode", "nesting", "seeds"),
+    [("dynamic", 0, (1, 32, 13)), ("dynamic", 2, (32,)), ("nishio", 0, (1, 32)),
+     ("multiple", 0, (1, 13))],
+)  # fmt: skip
+def test_a_search_for_the_best_hint_alone_finds_the_first_ranked_of_all(mode, nesting, seeds):
+    """The step a chain technique takes is SE's first-ranked hint: built alone (the others
+    ranked but not built), it is the same hint, order included, as the least of all of them."""
+    for seed in seeds:
+        puzzle, state, _, engine = stuck_before_chains(seed)
+        found = {}
+        for best_only in (False, True):
+            search = ChainSearch(Context(puzzle.model, list(state), engine), nesting)
+            search.best_only = best_only
+            found[best_only] = search.dynamic_hints(mode)
+        assert found[False], (mode, seed)
+        assert list(map(_shown, found[True])) == [_shown(min(found[False]))]

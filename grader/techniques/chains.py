@@ -33,7 +33,7 @@ value must appear (a latin siteswap with holes has houses that do not hold every
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import ne
@@ -94,6 +94,10 @@ class Hint:
     """The inner hints this hint's chains rest on."""
     rule: str = field(compare=False, default="")
     """The chain search that found it, for a nested hint (``dynamic 2``, ``static``...)."""
+
+    def key(self) -> tuple[float, int, int, int]:
+        """What SE ranks hints by (the compared fields, in their order)."""
+        return (self.difficulty, self.complexity, self.sort_key, self.order)
 
 
 class Grid:
@@ -239,6 +243,10 @@ class ChainSearch:
     first: bool = False
     """Stop at the first source that gives any hint (for callers that keep no steps, which
     need a sound conclusion, not SE's cheapest one: :attr:`Context.settle`)."""
+
+    best_only: bool = False
+    """Build only the hints that rank first so far (:meth:`dynamic_hints`): for a caller that
+    takes the cheapest hint alone, not for inner searches, which use every hint."""
 
     bivalue_twins: bool = True
     """Propagate "not v" in a bivalue cell (dynamic chains) only when "the other value"
@@ -955,12 +963,22 @@ class ChainSearch:
 
         hints: list[Hint] = []
         order = 0
+        best_only = self.best_only
 
-        def add(hint: Hint) -> None:
+        def add(difficulty: float, cx: int, sort_key: int, build: Callable[[], Hint]) -> None:
+            """Rank a hint (SE's order: rating, complexity, kind, then the order found) and
+            build it, unless only the first-ranked is wanted and it comes after the best."""
             nonlocal order
-            hint.order = order
+            key = (difficulty, cx, sort_key, order)
             order += 1
-            hints.append(hint)
+            if best_only and hints and key >= hints[0].key():
+                return
+            hint = build()
+            hint.order = key[3]
+            if best_only:
+                hints[:] = [hint]
+            else:
+                hints.append(hint)
 
         for var in range(g.N):
             m = g.cand[var]
@@ -990,21 +1008,20 @@ class ChainSearch:
                     if on_res.contradiction:
                         a, b = on_res.contradiction
                         elims = ((var, v),)
-                        add(self.hint(base, 7, "contradiction", (), elims, on_res, (a, b), pon))
+                        self.hint(add, base, 7, "contradiction", (), elims, on_res, (a, b), pon)
                     if off_res is not None and off_res.contradiction:
                         a, b = off_res.contradiction
                         elims = tuple((var, w) for w in values_of(m & ~(1 << v)))
-                        add(
-                            self.hint(
-                                base,
-                                7,
-                                "contradiction",
-                                ((var, v),),
-                                elims,
-                                off_res,
-                                (a, b),
-                                pon ^ 1,
-                            )
+                        self.hint(
+                            add,
+                            base,
+                            7,
+                            "contradiction",
+                            ((var, v),),
+                            elims,
+                            off_res,
+                            (a, b),
+                            pon ^ 1,
                         )
                     if card >= 3 and not nishio:
                         for table in ("on", "off"):
@@ -1069,31 +1086,46 @@ class ChainSearch:
                 return
             elims = ((var, v),)
             places = ()
-        nested: list[Hint] = []
         if self.nesting >= 2:
-            for r in results:
-                nested.extend(h for h in r.nested_of((t,)) if h not in nested)
             cx += nested_complexity(results, [t] * len(results))
-        chains = tuple(chain_from(r.parents, t) for r in results)
-        sources = tuple((r.parents, r.causes, t, start_cause) for r in results)
-        add(rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested))
 
-    def hint(self, base, sort_key, kind, places, elims, res, pair, source) -> Hint:
+        def build() -> Hint:
+            nested: list[Hint] = []
+            if self.nesting >= 2:
+                for r in results:
+                    nested.extend(h for h in r.nested_of((t,)) if h not in nested)
+            chains = tuple(chain_from(r.parents, t) for r in results)
+            sources = tuple((r.parents, r.causes, t, start_cause) for r in results)
+            return rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested)
+
+        add(rating(base, cx), cx, sort_key, build)
+
+    def hint(self, add, base, sort_key, kind, places, elims, res, pair, source) -> None:
+        """A contradiction's hint, handed to ``add`` (:meth:`dynamic_hints`)."""
         a, b = pair
         cx = res.on[a].bit_count() + res.off[b].bit_count()
         nested: tuple[Hint, ...] = ()
         if self.nesting >= 2:
             nested = tuple(res.nested_of((a, b)))
             cx += sum(h.complexity for h in nested)
-        chains = (chain_from(res.parents, a), chain_from(res.parents, b))
-        sources = ((res.parents, res.causes, a, None), (res.parents, res.causes, b, None))
-        return rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested)
+
+        def build() -> Hint:
+            chains = (chain_from(res.parents, a), chain_from(res.parents, b))
+            sources = ((res.parents, res.causes, a, None), (res.parents, res.causes, b, None))
+            return rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested)
+
+        add(rating(base, cx), cx, sort_key, build)
+
+
+def rating(base: float, cx: int) -> float:
+    """SE's rating of a chain of ``cx`` nodes: the base plus its length bonus."""
+    return round(base + length_bonus(cx), 1)
 
 
 def rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested) -> Hint:
     """A dynamic chain's hint: SE's rating (base plus the length bonus of ``cx`` nodes)."""
     return Hint(
-        round(base + length_bonus(cx), 1),
+        rating(base, cx),
         cx,
         sort_key,
         0,
@@ -1525,6 +1557,7 @@ class ChainTechnique(Technique):
             return  # SE nests chains only for valid puzzles: the exact search must say unique
         search = ChainSearch(ctx, self.nesting)
         search.first = ctx.settle
+        search.best_only = not ctx.settle  # one step of the first-ranked hint
         if self.mode in STATIC_MODES and ctx.settle and self.nesting == 0:
             found = search.static_conclusions(self.mode)
             if found is not None:  # all at once from the reach of every potential
