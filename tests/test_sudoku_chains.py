@@ -14,7 +14,14 @@ from grader.engine import Engine
 from grader.exact import count_solutions, search_for
 from grader.explain import Explainer
 from grader.technique import Context
-from grader.techniques.chains import ChainSearch, ChainTechnique, base_rating, transitive
+from grader.techniques.chains import (
+    ChainSearch,
+    ChainTechnique,
+    Grid,
+    StaticImplications,
+    base_rating,
+    transitive,
+)
 from puzzle_sets import unique_puzzle
 from rules.sudoku.family import FAMILY as FAMILY_SUDOKU
 
@@ -295,3 +302,35 @@ def test_a_search_for_the_best_hint_alone_finds_the_first_ranked_of_all(mode, ne
             found[best_only] = search.dynamic_hints(mode)
         assert found[False], (mode, seed)
         assert list(map(_shown, found[True])) == [_shown(min(found[False]))]
+
+
+def test_an_emptied_grid_without_new_strong_links_holds_no_static_forcing_chain():
+    """Inner static forcing chains are skipped (``may_hold_new_forcing_chain``) only where a
+    search over the emptied grid finds none: on grids without a static forcing chain of their
+    own, emptied at random, every emptied grid said to hold none holds none; and some are
+    said so, and some emptied grids do hold one."""
+    from soundness import random_partials
+
+    template = FAMILY_SUDOKU.empty_model((9, 9), {})
+    rng = random.Random("new strong links")
+    skipped = found = 0
+    for model, state, solution in random_partials(FAMILY_SUDOKU, template, rng, 60):
+        engine = Engine(model, choose(FAMILY_SUDOKU, model, "hard"), solutions=[solution])
+        settled = engine.settle(state).state
+        search = ChainSearch(Context(model, settled, engine), 2)
+        if search.static_reach().has_forcing_chain():
+            continue
+        cand = search.grid.cand
+        for _ in range(20):
+            emptied = list(cand)
+            for var in rng.sample(range(len(cand)), rng.randint(1, 4)):
+                values = [v for v in range(search.V) if emptied[var] >> v & 1]
+                if len(values) > 1:
+                    emptied[var] &= ~(1 << rng.choice(values))
+            grid = Grid(search.houses, emptied, search.V, search.house_masks)
+            hints = StaticImplications(search.inner(emptied, 0, grid)).forcing_hints()
+            if not search.may_hold_new_forcing_chain(grid):
+                skipped += 1
+                assert not hints
+            found += bool(hints)
+    assert skipped and found, (skipped, found)

@@ -276,13 +276,14 @@ class ChainSearch:
             ("chain links", self.grid_key), {}
         )
 
-    def inner(self, cand: list[int], nesting: int) -> ChainSearch:
-        """A search of the same model over the grid ``cand`` (a chain's emptied grid)."""
+    def inner(self, cand: list[int], nesting: int, grid: Grid | None = None) -> ChainSearch:
+        """A search of the same model over the grid ``cand`` (a chain's emptied grid; ``grid``:
+        its :class:`Grid`, when already made)."""
         sub = ChainSearch(None)
         sub.houses, sub.V, sub.lookups = self.houses, self.V, self.lookups
         sub.peer_masks, sub.house_masks = self.peer_masks, self.house_masks
         sub.cover_of_var = self.cover_of_var
-        sub.grid = Grid(self.houses, cand, self.V, self.house_masks)
+        sub.grid = grid or Grid(self.houses, cand, self.V, self.house_masks)
         sub.nesting = nesting
         sub.ctx = self.ctx
         sub.inner_cache = self.inner_cache
@@ -894,11 +895,13 @@ class ChainSearch:
         if found is not None:
             return found
         if rule in STATIC_MODES:
-            implications = self.static_implications(cand)
-            if rule == "static":
-                hints = implications.forcing_hints()
+            emptied = Grid(self.houses, cand, self.V, self.house_masks)
+            if rule == "static" and not self.may_hold_new_forcing_chain(emptied):
+                hints = []
+            elif rule == "static":
+                hints = self.static_implications(cand, emptied).forcing_hints()
             else:
-                hints = implications.multiple_hints()
+                hints = self.static_implications(cand, emptied).multiple_hints()
         else:
             hints = self.inner(cand, level).dynamic_hints(rule)
         hints.sort()
@@ -929,15 +932,32 @@ class ChainSearch:
         self.inner_cache[key] = found
         return found
 
-    def static_implications(self, cand: list[int]) -> StaticImplications:
-        """The static chains of the emptied grid ``cand``. The last one is kept: a level that
-        nests both static kinds asks for forcing chains and then multiple forcing chains of
-        the same grid."""
+    def may_hold_new_forcing_chain(self, emptied: Grid) -> bool:
+        """False when the emptied grid has no static forcing chain: this search's grid has none
+        (:class:`StaticReach`) and the emptied grid no strong link it lacks, so that a chain
+        of the emptied grid, its links all links of this grid, would be one of this grid too
+        (it has fewer candidates: no more weak links, and a cell or a house's value with two
+        candidates in both has the same two)."""
+        grid = self.grid
+        for new, old in zip(emptied.cand, grid.cand, strict=True):
+            if new.bit_count() == 2 and old.bit_count() > 2:
+                return True
+        covering = self.houses.covering
+        V = self.V
+        for i, (new, old) in enumerate(zip(emptied.hpos, grid.hpos, strict=True)):
+            if new != old and new.bit_count() == 2 and covering[i // V]:
+                return True
+        return self.static_reach().has_forcing_chain()
+
+    def static_implications(self, cand: list[int], grid: Grid | None = None) -> StaticImplications:
+        """The static chains of the emptied grid ``cand`` (``grid``: its :class:`Grid`, when
+        already made). The last one is kept: a level that nests both static kinds asks for
+        forcing chains and then multiple forcing chains of the same grid."""
         key = tuple(cand)
         last = self.inner_cache.get("last static implications")
         if last is not None and last[0] == key:
             return last[1]
-        implications = StaticImplications(self.inner(cand, 0))
+        implications = StaticImplications(self.inner(cand, 0, grid))
         self.inner_cache["last static implications"] = (key, implications)
         return implications
 
