@@ -283,7 +283,7 @@ class ChainSearch:
         sub.houses, sub.V, sub.lookups = self.houses, self.V, self.lookups
         sub.peer_masks, sub.house_masks = self.peer_masks, self.house_masks
         sub.cover_of_var = self.cover_of_var
-        sub.grid = grid or Grid(self.houses, cand, self.V, self.house_masks)
+        sub.grid = grid if grid is not None else Grid(self.houses, cand, self.V, self.house_masks)
         sub.nesting = nesting
         sub.ctx = self.ctx
         sub.inner_cache = self.inner_cache
@@ -895,7 +895,7 @@ class ChainSearch:
         if found is not None:
             return found
         if rule in STATIC_MODES:
-            emptied = Grid(self.houses, cand, self.V, self.house_masks)
+            emptied = self.emptied_grid(cand)
             if rule == "static" and not self.may_hold_new_forcing_chain(emptied):
                 hints = []
             elif rule == "static":
@@ -931,6 +931,14 @@ class ChainSearch:
                 found.append((t, par, hint))
         self.inner_cache[key] = found
         return found
+
+    def emptied_grid(self, cand: list[int]) -> Grid:
+        """The :class:`Grid` of the emptied grid ``cand``: the last static implications' when
+        they are of the same grid (a level nesting both static kinds asks twice), else new."""
+        last = self.inner_cache.get("last static implications")
+        if last is not None and last[0] == tuple(cand):
+            return last[1].search.grid
+        return Grid(self.houses, cand, self.V, self.house_masks)
 
     def may_hold_new_forcing_chain(self, emptied: Grid) -> bool:
         """False when the emptied grid has no static forcing chain: this search's grid has none
