@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +16,14 @@ from grader.engine import Engine
 from grader.model import values_of
 from grader.technique import Context
 from grader.techniques.houses import houses_of
-from rules.sudoku.exclusion import _pair_ways, _triplet_ways, _ways
+from rules.sudoku.exclusion import (
+    _pair_ways,
+    _triplet_ways,
+    _ways,
+    base_cells,
+    cells_of,
+    excluded,
+)
 from rules.sudoku.family import FAMILY
 from rules.sudoku.techniques import BivalueGrave, UniqueRectangle, is_valid_loop, loop_bonus
 from soundness import assert_sound_steps, random_partials
@@ -175,6 +183,61 @@ def test_aligned_exclusion_after_a_clear_grid_finds_what_a_fresh_search_finds(na
                 for var, x in rng.sample(wrong, min(len(wrong), rng.randint(1, 6))):
                     state[var] &= ~(1 << x)
     assert after_clear >= 5
+
+
+def _first_exclusion_in_order(houses, state, degree: int) -> list[tuple]:
+    """The aligned exclusion the definition meets first: base cells a < b in order with two
+    or more common excluders, then (triplets) a third base cell among their excluders, in order,
+    sharing two or more of those."""
+    bases = base_cells(houses, state, degree)
+    for a, b in combinations(bases, 2):
+        common = bases[a] & bases[b]
+        if common.bit_count() < 2:
+            continue
+        groups = [((a, b), common)]
+        if degree == 3:
+            groups = [
+                ((a, b, c), common & bases[c])
+                for c in bases
+                if c not in (a, b)
+                and (bases[a] | bases[b]) >> c & 1
+                and (common & bases[c]).bit_count() >= 2
+            ]
+        for cells, shared in groups:
+            elims = excluded(houses, state, cells, shared)
+            if elims:
+                return [(tuple(elims), cells, tuple(cells_of(shared)))]
+    return []
+
+
+@pytest.mark.parametrize("name", ["aligned-pair-exclusion", "aligned-triplet-exclusion"])
+def test_aligned_exclusion_finds_the_first_group_in_order(name):
+    """The search reaches a base cell's partners through the peers of its excluders instead of
+    trying every pair: on random grids it finds the same exclusion, and the same first one, as
+    trying every pair and third cell in order."""
+    model = FAMILY.empty_model((9, 9), {})
+    houses = houses_of(model)
+    engine = Engine(model, choose(FAMILY, model, name))
+    (technique,) = engine.techniques
+    rng = random.Random(17)
+    fired = 0
+    for _ in range(10):
+        for _partial, start, solution in random_partials(FAMILY, model, rng, 3):
+            state = list(start)
+            for _ in range(10):
+                model.memo.clear()
+                expected = _first_exclusion_in_order(houses, state, technique.degree)
+                assert _aligned_steps(technique, model, state, engine)[:1] == expected
+                fired += bool(expected)
+                wrong = [
+                    (var, x)
+                    for var, mask in enumerate(state)
+                    for x in values_of(mask)
+                    if x != solution[var]
+                ]
+                for var, x in rng.sample(wrong, min(len(wrong), rng.randint(1, 6))):
+                    state[var] &= ~(1 << x)
+    assert fired >= 5
 
 
 def test_aligned_exclusion_looks_again_at_a_cell_a_placed_single_frees():

@@ -75,6 +75,19 @@ def cells_of(bits: int) -> list[int]:
     return out
 
 
+def seen_twice(cells: int, peer_bits: tuple[int, ...]) -> int:
+    """The cells that see two or more of ``cells`` (bitsets of cells; peers see each other, so
+    these are the cells two or more of whose peers are in ``cells``)."""
+    once = twice = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        seen = peer_bits[low.bit_length() - 1]
+        twice |= once & seen
+        once |= seen
+    return twice
+
+
 def excluded(
     houses: Houses, state: State, cells: tuple[int, ...], common: int
 ) -> list[tuple[int, int]]:
@@ -177,6 +190,7 @@ def _triplet_ways(
                 pair = cover ^ bit
                 with_pair[pair] = with_pair.get(pair, 0) | bit
     ua = ub = uc = 0
+    second = [1 << y for y in values_of(fb)]
     for x in values_of(fa):
         bx = 1 << x
         cx = fc & ~with_value.get(bx, 0)
@@ -184,9 +198,8 @@ def _triplet_ways(
             cx &= ~bx
         if not cx:
             continue
-        for y in values_of(fb):
-            by = 1 << y
-            if ab and x == y:
+        for by in second:
+            if ab and by == bx:
                 continue
             bxy = bx | by
             if bxy in covers:
@@ -198,8 +211,10 @@ def _triplet_ways(
                 ua |= bx
                 ub |= by
                 uc |= allowed
-                if ua == fa and ub == fb and uc == fc:
-                    return None
+                if ub == fb and uc == fc:
+                    if ua == fa:
+                        return None
+                    break  # x has a way and the others' every value one: the next x
     return [ua, ub, uc]
 
 
@@ -223,6 +238,7 @@ class AlignedExclusion(Technique):
 
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
+        peer_bits = houses.peer_bits
         state = ctx.state
         bases = base_cells(houses, state, self.degree)
         memo = ctx.model.memo
@@ -231,50 +247,45 @@ class AlignedExclusion(Technique):
         base_bits = sum(1 << v for v in bases)
         moved, changed = unsettled(memo.get(("aligned-clear", self.degree)), state, base_bits)
         tried: set[int] = set()  # triplets met before as another pair and tail: found nothing
-        for a, b in combinations(list(bases), 2):
-            common_ab = bases[a] & bases[b]
-            if common_ab.bit_count() < 2:
-                continue  # the excluders of a larger set are fewer still
-            settled_pair = not (moved >> a & 1 or moved >> b & 1)
-            if self.degree == 2:
-                if settled_pair and not common_ab & changed:
-                    continue
-                groups: list[tuple[tuple[int, ...], int]] = [((a, b), common_ab)]
-            else:
-                # third (and further) cells: base cells among the excluders of the first two
-                # sharing two or more of their common excluders
-                area = (bases[a] | bases[b]) & base_bits & ~(1 << a | 1 << b)
-                changed_ab = common_ab & changed
-                if settled_pair and not changed_ab and self.degree == 3:
-                    area &= moved  # the tail is the one cell that can unsettle the group
-                near = []
-                while area:
-                    low = area & -area
-                    area ^= low
-                    c = low.bit_length() - 1
-                    shared = common_ab & bases[c]
-                    if shared & (shared - 1):  # two or more
-                        near.append(c)
-                groups = []
-                pair_bits = 1 << a | 1 << b
-                for tail in combinations(near, self.degree - 2):
-                    common = common_ab
-                    group_bits = pair_bits
-                    for v in tail:
-                        common &= bases[v]
-                        group_bits |= 1 << v
-                    if not (group_bits & moved or common & changed):
-                        continue  # answered nothing on the clear grid
-                    if common.bit_count() >= 2 and group_bits not in tried:
-                        tried.add(group_bits)  # its other orders give the same answer
-                        groups.append(((a, b, *tail), common))
-            for cells, common in groups:
-                ctx.check_time()
-                elims = excluded(houses, state, cells, common)
-                if elims:
-                    excluders = tuple(cells_of(common))
-                    yield self.make(eliminations=elims, cells=cells, excluders=excluders)
-                    return
+        for a, excluders_a in bases.items():
+            # the base cells after a sharing two or more of its excluders, in order
+            partners = seen_twice(excluders_a, peer_bits) & base_bits & ~((2 << a) - 1)
+            for b in cells_of(partners):
+                common_ab = excluders_a & bases[b]
+                settled_pair = not (moved >> a & 1 or moved >> b & 1)
+                if self.degree == 2:
+                    if settled_pair and not common_ab & changed:
+                        continue
+                    groups: list[tuple[tuple[int, ...], int]] = [((a, b), common_ab)]
+                else:
+                    # third (and further) cells: base cells among the excluders of the first
+                    # two sharing two or more of their common excluders
+                    area = (excluders_a | bases[b]) & base_bits & ~(1 << a | 1 << b)
+                    if settled_pair and not common_ab & changed and self.degree == 3:
+                        area &= moved  # the tail is the one cell that can unsettle the group
+                        if not area:
+                            continue
+                    near = cells_of(area & seen_twice(common_ab, peer_bits))
+                    groups = []
+                    pair_bits = 1 << a | 1 << b
+                    for tail in combinations(near, self.degree - 2):
+                        common = common_ab
+                        group_bits = pair_bits
+                        for v in tail:
+                            common &= bases[v]
+                            group_bits |= 1 << v
+                        if not (group_bits & moved or common & changed):
+                            continue  # answered nothing on the clear grid
+                        if common.bit_count() >= 2 and group_bits not in tried:
+                            tried.add(group_bits)  # its other orders give the same answer
+                            groups.append(((a, b, *tail), common))
+                for cells, common in groups:
+                    ctx.check_time()
+                    elims = excluded(houses, state, cells, common)
+                    if elims:
+                        excluders = tuple(cells_of(common))
+                        yield self.make(eliminations=elims, cells=cells, excluders=excluders)
+                        return
         memo[("aligned-clear", self.degree)] = (tuple(state), base_bits)
 
     def explain(self, step: Step, ex: Explainer) -> str:
