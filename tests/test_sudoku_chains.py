@@ -375,3 +375,49 @@ def test_an_emptied_grid_without_new_strong_links_holds_no_static_forcing_chain(
                 assert not hints
             found += bool(hints)
     assert skipped and searched and found, (skipped, searched, found)
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "options"),
+    [
+        ("sudoku", (9, 9), {}),
+        ("sudoku", (6, 6), {}),
+        ("siteswap", (9, 9), {"latin": True, "boxes": True}),
+        ("siteswap", "HOLE", {}),
+    ],
+)
+def test_cycles_are_searched_only_in_components_where_they_can_eliminate(
+    monkeypatch, name, size, options
+):
+    """Static chains look for cycles through a potential only when its static component holds
+    an on and an off potential seen by a candidate with a forcing chain: the same hints, in
+    the same order, as looking everywhere, on grids stuck before chains and random partial
+    grids; and cycles were found and searches skipped."""
+    from grader.registry import families
+    from soundness import random_partials
+
+    family = families()[name]
+    template = make(HOLE).model if size == "HOLE" else family.empty_model(size, options)
+    rng = random.Random(f"cycles {name}")
+    states = []
+    if name == "sudoku" and size == (9, 9):
+        stuck = map(stuck_before_chains, (1, 32, 13, 16))
+        states += [(p.model, state, engine) for p, state, _, engine in stuck]
+    for model, state, solution in random_partials(family, template, rng, 40):
+        engine = Engine(model, choose(family, model, "hard"), solutions=[solution], unique=False)
+        states += [(model, state, engine), (model, engine.settle(state).state, engine)]
+    everywhere = ChainSearch.cycle_components
+    cycles = skipped = 0
+    for model, state, engine in states:
+        search = ChainSearch(Context(model, list(state), engine))
+        if not search.static_reach().has_forcing_chain():
+            continue  # the search is not run
+        found = list(map(_shown, search.static_hints()))
+        cycles += sum("cycle" in shown[4] for shown in found)
+        skipped += len(set(search.components().values()) - search.cycle_components())
+        with monkeypatch.context() as patched:
+            patched.setattr(ChainSearch, "cycle_components", lambda s: set(s.components().values()))
+            search = ChainSearch(Context(model, list(state), engine))
+            assert list(map(_shown, search.static_hints())) == found
+        assert everywhere is ChainSearch.cycle_components
+    assert cycles and skipped, (cycles, skipped)
