@@ -697,18 +697,21 @@ class ChainSearch:
                 anc = off[p]
                 var, v = divmod(p >> 1, V)
                 made = []
+                # what turns on (a potential already on is passed over before its ancestors
+                # are gathered: the loop below would pass over it too)
                 if use_y:
                     m = cand[var]
                     if m.bit_count() == 2:
-                        w = (m & ~(1 << v)).bit_length() - 1
-                        a = anc
-                        extra = []
-                        if dynamic:
-                            for x in values_of(orig_cand[var] & ~m):
-                                hp = (var * V + x) << 1
-                                a |= off[hp]
-                                extra.append(hp)
-                        made.append(((((var * V + w) << 1) | 1), a, (p, *extra), -1))
+                        t = ((var * V + (m & ~(1 << v)).bit_length() - 1) << 1) | 1
+                        if t not in on:
+                            a = anc
+                            extra = []
+                            if dynamic:
+                                for x in values_of(orig_cand[var] & ~m):
+                                    hp = (var * V + x) << 1
+                                    a |= off[hp]
+                                    extra.append(hp)
+                            made.append((t, a, (p, *extra), -1))
                 keep = ~(1 << var)
                 for h in of_var[var]:
                     hv = h * V + v
@@ -716,7 +719,9 @@ class ChainSearch:
                     if dynamic:
                         hpos[hv] = pm & keep  # read above first: each house has its own entry
                     if covering[h] and pm.bit_count() == 2:
-                        q = (pm & keep).bit_length() - 1
+                        t = ((((pm & keep).bit_length() - 1) * V + v) << 1) | 1
+                        if t in on:
+                            continue
                         if dynamic:
                             a = anc
                             extra = [p]
@@ -727,9 +732,9 @@ class ChainSearch:
                                 a |= off[hp]
                                 extra.append(hp)
                                 rest ^= low
-                            made.append(((((q * V + v) << 1) | 1), a, tuple(extra), h))
+                            made.append((t, a, tuple(extra), h))
                         else:
-                            made.append(((((q * V + v) << 1) | 1), anc, (p,), h))
+                            made.append((t, anc, (p,), h))
                 if dynamic:
                     cand[var] &= ~(1 << v)
                     vmask[v] &= keep
