@@ -13,7 +13,6 @@ from grader.costs import choose
 from grader.engine import Engine
 from grader.exact import count_solutions, search_for
 from grader.explain import Explainer
-from grader.model import values_of
 from grader.technique import Context
 from grader.techniques.chains import (
     ChainSearch,
@@ -422,49 +421,3 @@ def test_cycles_are_searched_only_in_components_where_they_can_eliminate(
             assert list(map(_shown, search.static_hints())) == found
         assert everywhere is ChainSearch.cycle_components
     assert cycles and skipped, (cycles, skipped)
-
-
-@pytest.mark.parametrize(
-    ("mode", "seeds"),
-    [("dynamic", (1, 32)), ("nishio", (13,)), ("multiple", (16,)), ("dynamic", "siteswap")],
-)
-def test_a_kept_propagation_is_reused_only_where_it_goes_the_same_way(monkeypatch, mode, seeds):
-    """The chain searches of one run keep their propagations and reuse one on a later grid
-    when every candidate it read is as it was. Along random narrowing sequences, with jumps
-    back to the wider grid they started from, a search that reuses gives the same hints, in the
-    same order, as one that propagates everything, on sudokus stuck before chains and on latin
-    siteswaps; and some propagations were reused."""
-    if seeds == "siteswap":
-        starts = latin_siteswap_states(4)
-    else:
-        stuck = map(stuck_before_chains, seeds)
-        starts = [(puzzle.model, state, engine) for puzzle, state, _, engine in stuck]
-    calls = {True: 0, False: 0}
-    real = ChainSearch.propagate
-
-    def counted(search, *args):
-        calls[search.kept is not None] += 1
-        return real(search, *args)
-
-    monkeypatch.setattr(ChainSearch, "propagate", counted)
-    rng = random.Random(f"kept {mode}")
-    for model, start, engine in starts:
-        lasting: dict = {}
-        state = list(start)
-        for _ in range(8):
-            if rng.random() < 0.2:
-                state = list(start)  # a wider grid again: kept ones must not be taken blindly
-            else:
-                open_cells = [var for var, mask in enumerate(state) if mask & (mask - 1)]
-                for var in rng.sample(open_cells, min(len(open_cells), rng.randint(1, 3))):
-                    mask = state[var]
-                    state[var] &= ~(1 << rng.choice(list(values_of(mask))))
-            found = {}
-            for keep in (True, False):
-                ctx = Context(model, list(state), engine, lasting=lasting if keep else {})
-                search = ChainSearch(ctx)
-                if not keep:
-                    search.kept = None
-                found[keep] = list(map(_shown, search.dynamic_hints(mode)))
-            assert found[True] == found[False]
-    assert calls[True] < calls[False], calls

@@ -32,7 +32,6 @@ value must appear (a latin siteswap with holes has houses that do not hold every
 
 from __future__ import annotations
 
-import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -126,14 +125,6 @@ class Grid:
         if house_masks is None:
             house_masks = [house_bits(houses, h) for h in range(len(houses.cells))]
         self.hpos = [vmask[v] & hb for hb in house_masks for v in range(V)]
-
-    @functools.cached_property
-    def candidate_bits(self) -> int:
-        """Every candidate as one bitset, bit ``var * V + value``."""
-        found = 0
-        for var, mask in enumerate(self.cand):
-            found |= mask << (var * self.V)
-        return found
 
 
 def house_bits(houses: Houses, h: int) -> int:
@@ -246,19 +237,6 @@ def nested_complexity(results: Iterable[Propagation], targets: Iterable[int]) ->
     return total
 
 
-def read_by(res: Propagation, x_masks: list[int], y_masks: list[int], V: int) -> int:
-    """The candidates (bits ``var * V + value``) a propagation may have read: for every
-    potential it reached, its cell's candidates and its value in the cell's peers (a
-    potential is read as it is passed on: its cell's other candidates, its value's places in
-    the cell's houses; a contradiction leaves some unread, which only adds to the set)."""
-    read = 0
-    for table in (res.on, res.off):
-        for p in table:
-            key = p >> 1
-            read |= y_masks[key // V] | x_masks[key]
-    return read
-
-
 class ChainSearch:
     """Chain searches over one state."""
 
@@ -269,10 +247,6 @@ class ChainSearch:
     best_only: bool = False
     """Build only the hints that rank first so far (:meth:`dynamic_hints`): for a caller that
     takes the cheapest hint alone, not for inner searches, which use every hint."""
-
-    kept: dict | None = None
-    """Propagations of earlier grids of this run, reused where every candidate they read is
-    as it was (:meth:`propagation`); None in inner searches."""
 
     bivalue_twins: bool = True
     """Propagate "not v" in a bivalue cell (dynamic chains) only when "the other value"
@@ -301,7 +275,6 @@ class ChainSearch:
         self.link_memo: dict[tuple, object] = ctx.memo.setdefault(
             ("chain links", self.grid_key), {}
         )
-        self.kept = ctx.lasting.setdefault("chain propagations", {})
 
     def inner(self, cand: list[int], nesting: int, grid: Grid | None = None) -> ChainSearch:
         """A search of the same model over the grid ``cand`` (a chain's emptied grid; ``grid``:
@@ -660,24 +633,6 @@ class ChainSearch:
         return out
 
     # -- propagation (Nishio, multiple, dynamic) ---------------------------------------------
-
-    def propagation(self, start: int, dynamic: bool, use_y: bool) -> Propagation:
-        """:meth:`propagate`, or the same propagation kept from an earlier grid of this run
-        when every candidate it read (:func:`read_by`) is as it was there: the propagation
-        reads nothing else, so it goes the same way. Not with rules nested in the chain
-        (they read the whole emptied grid)."""
-        kept = self.kept
-        if kept is None or (dynamic and self.nesting):
-            return self.propagate(start, dynamic, use_y)
-        key = (start, dynamic, use_y)
-        grid_bits = self.grid.candidate_bits
-        found = kept.get(key)
-        if found is not None and not (found[0] ^ grid_bits) & found[1]:
-            return found[2]
-        res = self.propagate(start, dynamic, use_y)
-        x_masks, y_masks = self.lookups.candidate_masks(self.V)
-        kept[key] = (grid_bits, read_by(res, x_masks, y_masks, self.V), res)
-        return res
 
     def propagate(self, start: int, dynamic: bool, use_y: bool) -> Propagation:
         g = self.grid
@@ -1063,7 +1018,7 @@ class ChainSearch:
         def on_prop(pid: int) -> Propagation:
             found = cache.get(pid)
             if found is None:
-                found = self.propagation(pid, dynamic, use_y)
+                found = self.propagate(pid, dynamic, use_y)
                 cache[pid] = found
             return found
 
@@ -1110,7 +1065,7 @@ class ChainSearch:
                             ((var * V + (m & ~(1 << v)).bit_length() - 1) << 1) | 1
                         ).contradiction
                     ):
-                        off_res = self.propagation(pon ^ 1, dynamic, use_y)
+                        off_res = self.propagate(pon ^ 1, dynamic, use_y)
                     if on_res.contradiction:
                         a, b = on_res.contradiction
                         elims = ((var, v),)
