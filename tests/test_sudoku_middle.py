@@ -150,6 +150,15 @@ def _aligned_steps(technique, model, state, engine) -> list[tuple]:
     ]
 
 
+def cross_out_wrong(state: list[int], solution: list[int], rng: random.Random) -> None:
+    """Cross out one to six random candidates that are not the solution's (in place)."""
+    wrong = [
+        (var, x) for var, mask in enumerate(state) for x in values_of(mask) if x != solution[var]
+    ]
+    for var, x in rng.sample(wrong, min(len(wrong), rng.randint(1, 6))):
+        state[var] &= ~(1 << x)
+
+
 @pytest.mark.parametrize("name", ["aligned-pair-exclusion", "aligned-triplet-exclusion"])
 def test_aligned_exclusion_after_a_clear_grid_finds_what_a_fresh_search_finds(name):
     """The search looks again only at groups whose cells, excluders or excluders' candidates
@@ -174,14 +183,7 @@ def test_aligned_exclusion_after_a_clear_grid_finds_what_a_fresh_search_finds(na
                 assert _aligned_steps(technique, model, state, engine) == fresh
                 fired += bool(fresh)
                 after_clear += bool(fresh) and clear is not None
-                wrong = [
-                    (var, x)
-                    for var, mask in enumerate(state)
-                    for x in values_of(mask)
-                    if x != solution[var]
-                ]
-                for var, x in rng.sample(wrong, min(len(wrong), rng.randint(1, 6))):
-                    state[var] &= ~(1 << x)
+                cross_out_wrong(state, solution, rng)
     assert after_clear >= 5
 
 
@@ -229,14 +231,7 @@ def test_aligned_exclusion_finds_the_first_group_in_order(name):
                 expected = _first_exclusion_in_order(houses, state, technique.degree)
                 assert _aligned_steps(technique, model, state, engine)[:1] == expected
                 fired += bool(expected)
-                wrong = [
-                    (var, x)
-                    for var, mask in enumerate(state)
-                    for x in values_of(mask)
-                    if x != solution[var]
-                ]
-                for var, x in rng.sample(wrong, min(len(wrong), rng.randint(1, 6))):
-                    state[var] &= ~(1 << x)
+                cross_out_wrong(state, solution, rng)
     assert fired >= 5
 
 
