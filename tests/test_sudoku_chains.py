@@ -14,6 +14,7 @@ from grader.engine import Engine
 from grader.exact import count_solutions, search_for
 from grader.explain import Explainer
 from grader.technique import Context
+from grader.techniques.chain_reach import StaticReach
 from grader.techniques.chains import (
     ChainSearch,
     ChainTechnique,
@@ -142,6 +143,26 @@ def test_chains_on_a_latin_siteswap_with_a_hole_keep_every_solution(mode, nestin
                     assert not exact.is_possible(state, var, other), (hint.kind, var, value)
 
 
+def reach_states(name: str, size, options: dict, label: str, stuck_seeds: tuple) -> list:
+    """(model, state, engine) to hold the reach's pre-checks to: 9x9 sudokus stuck before
+    chains (generated from ``stuck_seeds``), then 40 random partial grids of the family
+    (``size`` "HOLE": the siteswap with a hole), each as it starts and settled."""
+    from grader.registry import families
+    from soundness import random_partials
+
+    family = families()[name]
+    template = make(HOLE).model if size == "HOLE" else family.empty_model(size, options)
+    rng = random.Random(label)
+    states = []
+    if name == "sudoku" and size == (9, 9):
+        stuck = map(stuck_before_chains, stuck_seeds)
+        states += [(p.model, state, engine) for p, state, _, engine in stuck]
+    for model, state, solution in random_partials(family, template, rng, 40):
+        engine = Engine(model, choose(family, model, "hard"), solutions=[solution], unique=False)
+        states += [(model, state, engine), (model, engine.settle(state).state, engine)]
+    return states
+
+
 @pytest.mark.parametrize(
     ("name", "size", "options"),
     [
@@ -157,20 +178,7 @@ def test_a_chain_search_is_skipped_only_when_it_would_find_nothing(name, size, o
     Nishio: exactly when), on grids stuck before chains and on random partial grids. Cell and
     region chains searched from the sources the reach names give the same hints, in the same
     order, as searched from every source."""
-    from grader.registry import families
-    from soundness import random_partials
-
-    family = families()[name]
-    template = family.empty_model(size, options)
-    rng = random.Random(f"reach {name}")
-    states = []
-    if name == "sudoku" and size == (9, 9):
-        states += [
-            (p.model, state, engine) for p, state, _, engine in map(stuck_before_chains, (1, 32))
-        ]
-    for model, state, solution in random_partials(family, template, rng, 40):
-        engine = Engine(model, choose(family, model, "hard"), solutions=[solution], unique=False)
-        states += [(model, state, engine), (model, engine.settle(state).state, engine)]
+    states = reach_states(name, size, options, f"reach {name}", (1, 32))
     skipped = {"static": 0, "multiple": 0, "nishio": 0}
     narrowed_states = 0
 
@@ -393,31 +401,18 @@ def test_cycles_are_searched_only_in_components_where_they_can_eliminate(
     an on and an off potential seen by a candidate with a forcing chain: the same hints, in
     the same order, as looking everywhere, on grids stuck before chains and random partial
     grids; and cycles were found and searches skipped."""
-    from grader.registry import families
-    from soundness import random_partials
-
-    family = families()[name]
-    template = make(HOLE).model if size == "HOLE" else family.empty_model(size, options)
-    rng = random.Random(f"cycles {name}")
-    states = []
-    if name == "sudoku" and size == (9, 9):
-        stuck = map(stuck_before_chains, (1, 32, 13, 16))
-        states += [(p.model, state, engine) for p, state, _, engine in stuck]
-    for model, state, solution in random_partials(family, template, rng, 40):
-        engine = Engine(model, choose(family, model, "hard"), solutions=[solution], unique=False)
-        states += [(model, state, engine), (model, engine.settle(state).state, engine)]
-    everywhere = ChainSearch.cycle_components
+    states = reach_states(name, size, options, f"cycles {name}", (1, 32, 13, 16))
     cycles = skipped = 0
     for model, state, engine in states:
         search = ChainSearch(Context(model, list(state), engine))
-        if not search.static_reach().has_forcing_chain():
+        reach = search.static_reach()
+        if not reach.has_forcing_chain():
             continue  # the search is not run
         found = list(map(_shown, search.static_hints()))
         cycles += sum("cycle" in shown[4] for shown in found)
-        skipped += len(set(search.components().values()) - search.cycle_components())
+        skipped += len(set(reach.component) - reach.cycle_components())
         with monkeypatch.context() as patched:
-            patched.setattr(ChainSearch, "cycle_components", lambda s: set(s.components().values()))
+            patched.setattr(StaticReach, "cycle_components", lambda r: set(r.component))
             search = ChainSearch(Context(model, list(state), engine))
             assert list(map(_shown, search.static_hints())) == found
-        assert everywhere is ChainSearch.cycle_components
     assert cycles and skipped, (cycles, skipped)

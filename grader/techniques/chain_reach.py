@@ -10,7 +10,8 @@ give each potential's reach as one bitset. Then:
 * a forcing chain (X or XY) is a candidate whose on potential reaches its off potential or the
   reverse; every cycle elimination is one too (the eliminated candidate sees an on node of the
   cycle and an off node of it, and the cycle leads from the one to the other), so with no such
-  candidate the cycles and forcing chains find nothing;
+  candidate the cycles and forcing chains find nothing, and a cycle is looked for only in a
+  component holding an on and an off potential of such a candidate's value in its peers;
 * with none, no static propagation meets a contradiction (reaching both x and not-x from p
   means x leads to not-p as well), so a cell or region forcing chain (the multiple kind) exists
   exactly when the reaches of every branch share a potential that is news: an off potential,
@@ -38,7 +39,7 @@ class StaticReach:
                 index[var * V + v] = len(index)
         self.index = index
         self.keys = list(index)
-        self.cand, self.V = cand, V
+        self.cand, self.vmask, self.peer_masks, self.V = cand, vmask, peer_masks, V
         links: list[list[int]] = []
         for key in index:
             var, v = divmod(key, V)
@@ -61,6 +62,7 @@ class StaticReach:
             links.append(on_links)
         self.component, self.reach = _reaches(links)
         self._forcing: bool | None = None
+        self._cycling: set[int] | None = None
 
     def of(self, potential: int) -> int:
         return self.reach[self.component[potential]]
@@ -75,6 +77,29 @@ class StaticReach:
                 for k in range(len(self.index))
             )
         return self._forcing
+
+    def cycle_components(self) -> set[int]:
+        """The components in which a cycle can eliminate anything (found once). A cycle's
+        elimination sees an on and an off potential of the cycle (its value, in its peers): its
+        on potential leads to the off one, along the cycle to the on one and on to its own off
+        potential, a forcing chain; and the cycle's component holds both of those potentials."""
+        if self._cycling is None:
+            index, component, V = self.index, self.component, self.V
+            self._cycling = set()
+            for k, key in enumerate(self.keys):
+                if not self.of(2 * k + 1) >> (2 * k) & 1:
+                    continue
+                var, v = divmod(key, V)
+                with_off, with_on = set(), set()
+                peers = self.vmask[v] & self.peer_masks[var]
+                while peers:
+                    low = peers & -peers
+                    j = index[(low.bit_length() - 1) * V + v]
+                    with_off.add(component[2 * j])
+                    with_on.add(component[2 * j + 1])
+                    peers ^= low
+                self._cycling |= with_off & with_on
+        return self._cycling
 
     def candidate(self, k: int) -> tuple[int, int]:
         """Candidate number ``k`` as (cell, value)."""

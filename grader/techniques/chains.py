@@ -379,32 +379,6 @@ class ChainSearch:
         assert isinstance(found, dict)
         return found
 
-    def cycle_components(self) -> set[int]:
-        """The static components in which a cycle can eliminate anything (once per search).
-        A cycle's elimination sees an on and an off potential of the cycle (its value, in
-        peers), so its on potential leads to one of them, along the cycle to the other and on
-        to its own off potential: it is a forcing chain, and the cycle's component holds an
-        on and an off potential of its value in its peers."""
-        found = self.link_memo.get(("cycle components",))
-        if found is None:
-            reach = self.static_reach()
-            component, index, of = reach.component, reach.index, reach.of
-            vmask, peer_masks, V = self.grid.vmask, self.peer_masks, self.V
-            found = set()
-            for k, key in enumerate(reach.keys):
-                if not of(2 * k + 1) >> (2 * k) & 1:
-                    continue
-                var, v = divmod(key, V)
-                with_off, with_on = set(), set()
-                for q in bits(vmask[v] & peer_masks[var]):
-                    j = index[q * V + v]
-                    with_off.add(component[2 * j])
-                    with_on.add(component[2 * j + 1])
-                found |= with_off & with_on
-            self.link_memo[("cycle components",)] = found
-        assert isinstance(found, set)
-        return found
-
     def static_may_find(self, mode: str, nesting: int) -> bool:
         """False when :meth:`static_hints` (``static``) or the ``multiple`` kind of
         :meth:`dynamic_hints` is sure to find nothing (:mod:`grader.techniques.chain_reach`)."""
@@ -457,7 +431,7 @@ class ChainSearch:
         # opposite through the static links (the searches below use some of them)
         reach = self.static_reach()
         index, reach_of = reach.index, reach.of
-        component, cycling = self.components(), self.cycle_components()
+        component, cycling = self.components(), reach.cycle_components()
         for use_y, use_x in ((False, True), (True, False), (True, True)):
             for var in range(g.N):
                 m = g.cand[var]
@@ -979,6 +953,8 @@ class ChainSearch:
         of the emptied grid, its links all links of this grid, would be one of this grid too
         (it has fewer candidates: no more weak links, and a cell or a house's value with two
         candidates in both has the same two)."""
+        if self.static_reach().has_forcing_chain():  # known once per grid: asked first
+            return True
         grid = self.grid
         for new, old in zip(emptied.cand, grid.cand, strict=True):
             if new.bit_count() == 2 and old.bit_count() > 2:
@@ -988,7 +964,7 @@ class ChainSearch:
         for i, (new, old) in enumerate(zip(emptied.hpos, grid.hpos, strict=True)):
             if new != old and new.bit_count() == 2 and covering[i // V]:
                 return True
-        return self.static_reach().has_forcing_chain()
+        return False
 
     def static_implications(self, cand: list[int], grid: Grid | None = None) -> StaticImplications:
         """The static chains of the emptied grid ``cand`` (``grid``: its :class:`Grid`, when
