@@ -82,7 +82,8 @@ def test_browser_opens_the_lookahead_chains(tmp_path):
     from grader import GradeOptions
 
     puzzle = load(str(EXAMPLES / "tango.json"))[0]
-    result = grade(puzzle, GradeOptions(techniques="-line-enumeration,-short-contradiction"))
+    left_out = "-line-enumeration,-short-contradiction,-equal-pair"  # so that lookahead fires
+    result = grade(puzzle, GradeOptions(techniques=left_out))
     chains = sum(1 for step in result.steps if step.data.get("chain"))
     assert chains > 0
     page = trace_html([result])

@@ -1,0 +1,189 @@
+"""What a Tango player reads from a line's signs before enumerating the line: an ``=`` pair
+beside a symbol (the three-in-a-row rule through a sign), and the count of a line whose ``x``
+pairs hold one of each value or whose ``=`` pair cannot hold two more of one.
+
+Each is a special case of line enumeration (every conclusion is one all the line's valid
+completions share), found on the line's bitsets, and costs half a point more than the sign-free
+rule it extends (:mod:`rules.tango.techniques`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from grader.constraints import Constraint, Line
+from grader.explain import Explainer
+from grader.model import Model
+from grader.step import Step
+from grader.technique import Context
+from rules.binary.lines import line_bits
+from rules.binary.techniques import BalancedTechnique
+
+
+def open_pairs(line: Line, sign: str, empty: int) -> list[int]:
+    """The positions i, in order, where the line has ``sign`` between cells i and i+1 and both
+    cells are open (``empty`` a line bitset)."""
+    return [
+        i
+        for i, s in sorted(line.rule.signs.items())  # type: ignore[attr-defined]
+        if s == sign and empty >> (i << 3) & 1 and empty >> ((i + 1) << 3) & 1
+    ]
+
+
+def x_blocks(line: Line, empty: int) -> list[tuple[int, int]]:
+    """The maximal runs of open cells joined by x signs, as (first cell, number of cells): the
+    cells of a run alternate, so it holds at least half its length (rounded down) of each
+    value, exactly half when its length is even."""
+    blocks: list[tuple[int, int]] = []
+    for i in open_pairs(line, "x", empty):
+        if blocks and sum(blocks[-1]) - 1 == i:
+            first, length = blocks[-1]
+            blocks[-1] = (first, length + 1)
+        else:
+            blocks.append((i, 2))
+    return blocks
+
+
+class SignedLineTechnique(BalancedTechnique):
+    """A technique reading a balanced line that has signs of one kind."""
+
+    sign = "="
+    """The sign the technique reads."""
+
+    def applies_to(self, constraint: Constraint, model: Model) -> bool:
+        signs = getattr(getattr(constraint, "rule", None), "signs", {})
+        return super().applies_to(constraint, model) and self.sign in signs.values()
+
+
+class EqualPairBeside(SignedLineTechnique):
+    name = "equal-pair"
+    title = "Equal pair beside a symbol"
+    description = (
+        "An = sign joins two open cells of a line next to a cell holding X: were they X too, "
+        "the three would be XXX, so both take the other value."
+    )
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        """A step per = pair and neighbour holding a value (the neighbours are read outwards,
+        left then right, so that a mirrored line finds the same placements)."""
+        assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        cells = constraint.vars
+        for i in open_pairs(constraint, "=", empty):
+            for beside in (i - 1, i + 2):
+                if not 0 <= beside < len(cells):
+                    continue
+                for x, bits in ((0, zeros), (1, ones)):
+                    if bits >> (beside << 3) & 1:
+                        yield self.make(
+                            placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
+                            unit=constraint.label,
+                            cells=(cells[i], cells[i + 1]),
+                            beside=cells[beside],
+                            value=x,
+                        )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        x = step.data["value"]
+        return (
+            f"the = sign joins {ex.cells(list(step.data['cells']))}, beside "
+            f"{ex.cell(step.data['beside'])} = {ex.value(x)}: two more {ex.plural(x)} there "
+            f"would make three in a row"
+        )
+
+
+class OppositePairCount(SignedLineTechnique):
+    name = "opposite-pair-count"
+    title = "Count with x pairs"
+    description = (
+        "Two open cells joined by an x sign hold one sun and one moon. Counting one X in each "
+        "such pair, a line holds all its Xs: every other open cell takes the other value (and "
+        "a chain of three or five cells joined by x signs takes the other value at both ends)."
+    )
+    sign = "x"
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        """When the decided Xs and half of each x chain (rounded down) make the line's quota,
+        no open cell may hold another X: the cells outside the chains take the other value,
+        and an odd chain its pattern with fewer Xs (the other value at every second cell from
+        both ends)."""
+        assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        blocks = x_blocks(constraint, empty)
+        if not blocks:
+            return
+        in_blocks = 0
+        for first, length in blocks:
+            in_blocks |= ((1 << (length << 3)) - 1) // 255 << (first << 3)
+        rest = [j for j in range(len(constraint.vars)) if (empty & ~in_blocks) >> (j << 3) & 1]
+        odd = [(first, length) for first, length in blocks if length % 2]
+        if not rest and not odd:
+            return
+        cells = constraint.vars
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        held = sum(length // 2 for _, length in blocks)
+        for x, bits in ((0, zeros), (1, ones)):
+            if bits.bit_count() + held != quota:
+                continue
+            placements = [(cells[j], 1 - x) for j in rest]
+            for first, length in odd:
+                placements += [(cells[first + k], (1 - x) ^ (k & 1)) for k in range(length)]
+            yield self.make(
+                placements=sorted(placements),
+                unit=constraint.label,
+                value=x,
+                count=quota,
+                pairs=tuple(
+                    (cells[j], cells[j + 1])
+                    for first, length in blocks
+                    for j in range(first, first + length - 1, 2)
+                ),
+                chains=tuple(tuple(cells[first : first + length]) for first, length in odd),
+            )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        x = step.data["value"]
+        pairs = [ex.cells(list(pair)) for pair in step.data["pairs"]]
+        where = f"the x pair {pairs[0]}" if len(pairs) == 1 else f"each x pair ({'; '.join(pairs)})"
+        text = (
+            f"{step.data['unit']} holds its {ex.plural(x, step.data['count'])}, counting one "
+            f"in {where}"
+        )
+        for chain in step.data["chains"]:
+            text += (
+                f"; the x chain {ex.cells(list(chain))} can hold no more, so its ends are "
+                f"{ex.plural(1 - x)}"
+            )
+        return text
+
+
+class EqualPairCount(SignedLineTechnique):
+    name = "equal-pair-count"
+    title = "No room for an equal pair"
+    description = (
+        "A line lacks only one X, and an = sign joins two of its open cells: they cannot both "
+        "be X, so both take the other value."
+    )
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        cells = constraint.vars
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        for x, bits in ((0, zeros), (1, ones)):
+            if bits.bit_count() != quota - 1:
+                continue
+            for i in open_pairs(constraint, "=", empty):
+                yield self.make(
+                    placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
+                    unit=constraint.label,
+                    cells=(cells[i], cells[i + 1]),
+                    value=x,
+                )
+
+    def explain(self, step: Step, ex: Explainer) -> str:
+        x = step.data["value"]
+        return (
+            f"{step.data['unit']} lacks only one {ex.model.value_name(x)}, so the = pair "
+            f"{ex.cells(list(step.data['cells']))} cannot hold two"
+        )
