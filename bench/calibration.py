@@ -120,6 +120,17 @@ def sudoku(pool: ProcessPoolExecutor, every: int) -> None:
         f"{spearman(ours, theirs):.4f}, exact {100 * exact / len(found):.1f} %, within 0.2 "
         f"{100 * near / len(found):.1f} %"
     )
+    scored = [
+        (r, float(row["hodoku_score"]))
+        for r, row in zip(found, rows, strict=True)
+        if row["hodoku_score"]
+    ]
+    hodoku = [score for _, score in scored]
+    print(
+        f"  HoDoKu's score (its sum of step scores) on {len(scored)}: Spearman effort "
+        f"{spearman([r['effort'] for r, _ in scored], hodoku):.3f}, total_cost "
+        f"{spearman([r['total_cost'] for r, _ in scored], hodoku):.3f}"
+    )
 
 
 def path(pool: ProcessPoolExecutor) -> None:

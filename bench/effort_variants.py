@@ -1,14 +1,14 @@
-"""Effort formulas side by side on the outside signals: why effort is ``c · H(n)`` per wave.
+"""Effort formulas side by side on the outside signals: why effort is ``c² · H(n)`` per wave.
 
 Every puzzle is graded once; each formula then prices the same waves (:func:`grader.effort.
 wave_costs`: a wave's dearest cost ``c`` and its ``n`` moves), so the formulas are compared on
 identical solves. Printed per formula: Spearman with LinkedIn's weekday on the 103 Tangos, its
 bootstrap 90 % interval (how far 103 dailies pin it down), and the Kendall tau-b of effort with
-each binairo site's level; then what fitting one exponent to the weekday gains on the dailies it
-was not fitted on (random 2-fold splits), and what fitting the techniques' prices does (one of
-432 price sets for Tango's five dearer techniques, chosen on one half of the dailies, tested on
-the other). All the formulas are sums over the engine's order-free waves, so each is the same
-for every symmetric copy of a puzzle.
+each binairo site's level; then what fitting the power of the cost, or one exponent of the
+wave's size, to the weekday gains on the dailies it was not fitted on (random 2-fold splits),
+and what fitting the techniques' prices does (one of 432 price sets for Tango's five dearer
+techniques, chosen on one half of the dailies, tested on the other). All the formulas are sums
+over the engine's order-free waves, so each is the same for every symmetric copy of a puzzle.
 
     python bench/effort_variants.py                  # about 10 s
     python bench/effort_variants.py --splits 50 --bootstrap 200
@@ -32,7 +32,7 @@ from binairo_external import site_taus  # noqa: E402
 from sudoku_se import spearman  # noqa: E402
 
 from grader.costs import choose  # noqa: E402
-from grader.effort import harmonic, wave_costs  # noqa: E402
+from grader.effort import COST_POWER, harmonic, wave_costs, wave_effort  # noqa: E402
 from grader.grading import grade  # noqa: E402
 from grader.loading import puzzle_from_dict  # noqa: E402
 from shared_sets import SHARED_DATA, binairo_external, tango_real  # noqa: E402
@@ -46,13 +46,17 @@ def power_sum(n: int, b: float) -> float:
 
 
 FORMULAS: dict[str, Callable[[Waves], float]] = {
-    "c·H(n) (today's effort)": lambda ws: sum(c * harmonic(n) for c, n in ws),
+    "c²·H(n) (today's effort)": lambda ws: sum(wave_effort(c, n) for c, n in ws),
+    "c·H(n) (to 2026-11-27)": lambda ws: sum(c * harmonic(n) for c, n in ws),
     "c·(1 + ln n)": lambda ws: sum(c * (1 + math.log(n)) for c, n in ws),
     "c·√n": lambda ws: sum(c * math.sqrt(n) for c, n in ws),
     "c·Σ k^-0.6": lambda ws: sum(c * power_sum(n, 0.6) for c, n in ws),
     "c·n (moves at wave's cost)": lambda ws: sum(c * n for c, n in ws),
     "c per wave (size ignored)": lambda ws: sum(c for c, _ in ws),
-    "c²·H(n)": lambda ws: sum(c * c * harmonic(n) for c, n in ws),
+    "c^1.5·H(n)": lambda ws: sum(c**1.5 * harmonic(n) for c, n in ws),
+    "c³·H(n)": lambda ws: sum(c**3 * harmonic(n) for c, n in ws),
+    "2^c·H(n)": lambda ws: sum(2**c * harmonic(n) for c, n in ws),
+    "c² per wave (size ignored)": lambda ws: sum(c * c for c, _ in ws),
     "waves with c ≥ 3": lambda ws: sum(c >= 3 for c, _ in ws),
     "hardest step (difficulty)": lambda ws: max((c for c, _ in ws), default=0.0),
 }
@@ -93,7 +97,7 @@ def fitted_prices(
     splits: int,
     seed: int,
 ) -> tuple[float, float, float, float]:
-    """Effort ``c · H(n)`` with every wave priced at its dearest step's price (its technique's
+    """Effort ``c² · H(n)`` with every wave priced at its dearest step's price (its technique's
     price plus whatever its step adds to the technique's cost, such as a round bonus), the
     prices chosen from :data:`PRICE_GRID` on one half of a random 2-fold split and tested on
     the other (:func:`held_out`): the Spearman of the shipped costs and the best one on all the
@@ -104,8 +108,9 @@ def fitted_prices(
 
     def effort_at(prices: dict[str, float], waves: list[tuple[tuple[str, float], ...]]) -> float:
         return sum(
-            max(prices.get(t, shipped[t]) + cost - shipped[t] for t, cost in wave)
-            * harmonic(len(wave))
+            wave_effort(
+                max(prices.get(t, shipped[t]) + cost - shipped[t] for t, cost in wave), len(wave)
+            )
             for wave in waves
         )
 
@@ -155,12 +160,24 @@ def bootstrap(values: Sequence[float], days: Sequence[int], reps: int, seed: int
 def fitted_exponent(
     waves: Sequence[Waves], days: Sequence[int], splits: int, seed: int
 ) -> tuple[float, float, dict[float, int]]:
-    """``c·Σ k^-b`` with ``b`` chosen on one half of a random 2-fold split and tested on the
+    """``c²·Σ k^-b`` with ``b`` chosen on one half of a random 2-fold split and tested on the
     other: the mean test Spearman, its mean gain over today's ``b = 1``, and how often each
     ``b`` was chosen (what fitting the weekday buys on dailies it was not fitted on)."""
     grid = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.5)
-    values = {b: [sum(c * power_sum(n, b) for c, n in ws) for ws in waves] for b in grid}
+    values = {
+        b: [sum(c**COST_POWER * power_sum(n, b) for c, n in ws) for ws in waves] for b in grid
+    }
     return held_out(values, values[1.0], days, splits, seed)
+
+
+def fitted_power(
+    waves: Sequence[Waves], days: Sequence[int], splits: int, seed: int
+) -> tuple[float, float, dict[float, int]]:
+    """``c^p·H(n)`` with ``p`` chosen on one half of a random 2-fold split and tested on the
+    other, as :func:`fitted_exponent`, against today's ``p`` (:data:`COST_POWER`)."""
+    grid = (1.0, 1.5, 2.0, 2.5, 3.0)
+    values = {p: [sum(c**p * harmonic(n) for c, n in ws) for ws in waves] for p in grid}
+    return held_out(values, values[float(COST_POWER)], days, splits, seed)
 
 
 def main() -> int:
@@ -193,10 +210,16 @@ def main() -> int:
         print(f"{name:28} {spearman(values, days):6.3f} {f'[{low:.2f}, {high:.2f}]':>14}  {taus}")
     fewer = [-givens for _, givens, _ in solves]
     print(f"{'fewer givens (no solve)':28} {spearman(fewer, days):6.3f}")
+    tested, gain, chosen = fitted_power(tango_waves, days, args.splits, args.seed)
+    picks = ", ".join(f"{p:g}: {n}" for p, n in chosen.items() if n)
+    print(
+        f"c^p·H(n) with p fitted on a random half of the Tangos: rho {tested:.3f} on the other "
+        f"half, {gain:+.3f} over p = {COST_POWER} (p chosen {picks})"
+    )
     tested, gain, chosen = fitted_exponent(tango_waves, days, args.splits, args.seed)
     picks = ", ".join(f"{b:g}: {n}" for b, n in chosen.items() if n)
     print(
-        f"c·Σ k^-b with b fitted on a random half of the Tangos: rho {tested:.3f} on the other "
+        f"c²·Σ k^-b with b fitted on a random half of the Tangos: rho {tested:.3f} on the other "
         f"half, {gain:+.3f} over b = 1 (b chosen {picks})"
     )
     first = puzzle_from_dict(tangos[0][1], "effort_variants", "costs")

@@ -13,8 +13,8 @@ REPORT_KEYS: dict[str, str] = {
     "solved": "whether the techniques solved it",
     "status": "`solved`, `stuck`, `contradiction` or `timeout`",
     "difficulty": "cost of the hardest step",
-    "effort": "the solve's work: each wave of parallel moves costs its technique's cost times "
-    "1 + 1/2 + ... + 1/n for its n moves",
+    "effort": "the solve's work: each wave of parallel moves costs its technique's cost squared "
+    "times 1 + 1/2 + ... + 1/n for its n moves",
     "total_cost": "sum of the step costs",
     "level": "the family's level for it (`unsolved` when not solved, `invalid` with no solution)",
     "hardest": "the technique of the hardest step",

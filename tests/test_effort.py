@@ -15,12 +15,21 @@ def steps(*costs: float) -> list[Step]:
     return [Step("t", cost) for cost in costs]
 
 
-def test_a_wave_of_n_moves_costs_its_cost_times_the_harmonic_number():
+def test_a_wave_of_n_moves_costs_its_cost_squared_times_the_harmonic_number():
     assert harmonic(1) == 1 and harmonic(4) == pytest.approx(25 / 12)
-    assert effort(steps(2, 2, 2, 2), [4]) == pytest.approx(2 * 25 / 12, abs=0.01)
-    assert effort(steps(2, 2, 2, 2), [1, 1, 1, 1]) == 8  # the same moves one after another
-    assert effort(steps(1, 1, 3), [2, 1]) == pytest.approx(1.5 + 3)
+    assert effort(steps(2, 2, 2, 2), [4]) == pytest.approx(4 * 25 / 12, abs=0.01)
+    assert effort(steps(2, 2, 2, 2), [1, 1, 1, 1]) == 16  # the same moves one after another
+    assert effort(steps(1, 1, 3), [2, 1]) == pytest.approx(1.5 + 9)
     assert total_cost(steps(1, 1, 3)) == 5
+
+
+def test_one_point_moves_cost_the_same_as_their_sum_of_costs_when_forced_one_by_one():
+    assert effort(steps(1, 1, 1), [1, 1, 1]) == total_cost(steps(1, 1, 1)) == 3
+
+
+def test_a_wave_is_priced_by_its_dearest_move():
+    assert wave_costs(steps(1, 3, 2), [3]) == [(3, 3)]
+    assert effort(steps(1, 3, 2), [3]) == pytest.approx(9 * (1 + 1 / 2 + 1 / 3), abs=0.01)
 
 
 def test_steps_recorded_without_waves_count_one_wave_each():
@@ -31,7 +40,7 @@ def test_a_grade_reads_effort_from_its_waves():
     result = grader.grade(EXAMPLES / "tango.json")
     assert sum(result.run.waves) == len(result.steps)
     assert result.effort == effort(result.steps, result.run.waves)
-    assert result.difficulty <= result.effort < result.total_cost
+    assert result.difficulty**2 <= result.effort
 
 
 def test_a_lookahead_costs_more_the_more_rounds_its_contradiction_takes():
