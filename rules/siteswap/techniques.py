@@ -59,6 +59,44 @@ def cell_name_of(data: Mapping[str, Any]) -> str:
     return str(data.get("cell_name", "a cell"))
 
 
+def run_view(ctx: Context, line: Line) -> tuple[tuple[int, ...], list[int]]:
+    """A run's cell masks and, per position, the landing sites its throws reach, on the current
+    state (kept in ``ctx.memo`` until the state changes: several techniques, and the crossing
+    runs of :class:`FreeLandingSites`, read each run)."""
+    key = ("run", line)
+    found = ctx.memo.get(key)
+    if found is None:
+        masks = line.read(ctx.state)
+        found = ctx.memo[key] = (masks, site_masks(masks, len(masks)))
+    return found
+
+
+def run_claims(ctx: Context, line: Line) -> tuple[int, dict[int, int]]:
+    """:func:`claimed_sites` of a run on the current state (kept as :func:`run_view`)."""
+    key = ("claims", line)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = claimed_sites(run_view(ctx, line)[0], len(line.vars))
+    return found
+
+
+def first_run_cells(model: Model) -> dict[Line, list[tuple[int, list[tuple[Line, int, int]]]]]:
+    """Per run, its cells that it is the first run through, each with every run through it as
+    (run, position, length) (memoized): :class:`FreeLandingSites` looks at a cell from its
+    first run only."""
+    found = model.memo.get("siteswap_first_runs")
+    if found is None:
+        found = {}
+        for var, through in enumerate(runs_through(model)):
+            if through:
+                crossing = [(line, pos, period(line)) for line, pos in through]
+                found.setdefault(through[0][0], []).append((var, crossing))
+        for line, cells in found.items():
+            cells.sort(key=lambda cell: line.vars.index(cell[0]))  # in the run's order
+        model.memo["siteswap_first_runs"] = found
+    return found
+
+
 class RunTechnique(Technique):
     """A technique that reads one siteswap run at a time."""
 
@@ -139,21 +177,14 @@ class FreeLandingSites(RunTechnique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         model, state = ctx.model, ctx.state
-        through = runs_through(model)
-        claims: dict[int, tuple[int, dict[int, int]]] = {}
-        for var in constraint.vars:
+        for var, crossing in first_run_cells(model).get(constraint, ()):
             mask = state[var]
-            if is_single(mask) or through[var][0][0] is not constraint:
-                continue  # each cell is looked at from its first run only
+            if is_single(mask):
+                continue
             keep = mask
             lines = []
-            for line, pos in through[var]:
-                n = period(line)
-                found = claims.get(id(line))
-                if found is None:
-                    found = claimed_sites([state[v] for v in line.vars], n)
-                    claims[id(line)] = found
-                bits, claimed = found
+            for line, pos, n in crossing:
+                bits, claimed = run_claims(ctx, line)
                 mine = site_mask(mask, pos, n)
                 other = bits & mine
                 if other and is_single(mine) and claimed.get(single_value(mine)) == pos:
@@ -257,10 +288,8 @@ class HiddenLandingSite(RunTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        state = ctx.state
         n = period(constraint)
-        masks = [state[v] for v in constraint.vars]
-        sites = site_masks(masks, n)
+        masks, sites = run_view(ctx, constraint)
         once = twice = 0  # the beats some cell can land on, and those two or more can
         for mask in sites:
             twice |= once & mask
@@ -381,10 +410,8 @@ class LandingSubset(RunTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        state = ctx.state
         n = period(constraint)
-        masks = [state[v] for v in constraint.vars]
-        sites = site_masks(masks, n)
+        masks, sites = run_view(ctx, constraint)
         open_pos = open_positions(sites)
         if len(open_pos) <= self.degree:
             return
