@@ -175,7 +175,7 @@ def fitted_power(
 ) -> tuple[float, float, dict[float, int]]:
     """``c^p·H(n)`` with ``p`` chosen on one half of a random 2-fold split and tested on the
     other, as :func:`fitted_exponent`, against today's ``p`` (:data:`COST_POWER`)."""
-    grid = (1.0, 1.5, 2.0, 2.5, 3.0)
+    grid = sorted({1.0, 1.5, 2.0, 2.5, 3.0, float(COST_POWER)})
     values = {p: [sum(c**p * harmonic(n) for c, n in ws) for ws in waves] for p in grid}
     return held_out(values, values[float(COST_POWER)], days, splits, seed)
 

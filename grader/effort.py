@@ -1,13 +1,14 @@
 """Effort: how much work a solve asks of a person, from the shape of the solve.
 
 A solve is a sequence of waves (:attr:`grader.engine.Run.waves`): each wave holds every move the
-cheapest productive technique offers on one state. A person makes those moves one at a time;
-while k of them are still open, finding one costs about ``1 / k`` of what finding a lone one
-does (ten easy moves on the board are easier to spot one of than a single hidden one), so the n
-moves of a wave cost ``H(n) = 1 + 1/2 + … + 1/n`` lone moves. Moves that can be made in parallel
-thus cost less than the same moves forced one after another, as studies of human solving times
-find (Pelánek, *Difficulty rating of Sudoku puzzles*, 2014: the dependency structure of the
-moves, besides each move's difficulty).
+cheapest productive technique offers on one state, and is priced at its dearest move's cost (a
+move may cost more than its technique, as lookahead does with a long chain). A person makes
+those moves one at a time; while k of them are still open, finding one costs about ``1 / k`` of
+what finding a lone one does (ten easy moves on the board are easier to spot one of than a
+single hidden one), so the n moves of a wave cost ``H(n) = 1 + 1/2 + … + 1/n`` lone moves. Moves
+that can be made in parallel thus cost less than the same moves forced one after another, as
+studies of human solving times find (Pelánek, *Difficulty rating of Sudoku puzzles*, 2014: the
+dependency structure of the moves, besides each move's difficulty).
 
 A lone move of cost ``c`` counts ``c²``: costs are ranks on a scale like Sudoku Explainer's,
 where each point up is a rarer, longer pattern to look for, and the work of finding one grows

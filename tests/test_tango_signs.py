@@ -48,22 +48,22 @@ def placed(puzzle, steps) -> set[tuple[str, str]]:
     return {(model.name(v), model.symbol(x)) for step in steps for v, x in step.placements}
 
 
+@pytest.mark.parametrize("size", [(6, 6), (8, 8)])
 @pytest.mark.parametrize("name", SIGN_PATTERNS)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
-def test_sign_patterns_never_remove_a_solution_value(name, seed):
+def test_sign_patterns_never_remove_a_solution_value(name, size, seed):
     """Alone on random partial Tangos (so they fire where cheaper rules would have), every value
     they remove is one no solution of the state has, and every placement is one all the line's
     valid completions share (line enumeration finds it too)."""
     family = families()["tango"]
-    template = family.empty_model((6, 6), {})
+    template = family.empty_model(size, {})
     for model, state, _solution in random_partials(family, template, random.Random(seed), 3):
         (technique,) = choose(family, model, name)
         current = list(state)
         for step in assert_sound_steps(model, state, [technique]):
             line = next(c for c in model.constraints if c.label == step.data["unit"])
             supports = line.supports(current)
-            assert supports is not None
             for var, value in step.placements:
                 assert supports[line.vars.index(var)] == 1 << value, (step, current)
             apply_step(current, step)
@@ -109,7 +109,7 @@ def test_an_odd_x_chain_takes_its_pattern_with_fewer():
     steps = steps_of(puzzle, "opposite-pair-count")
     assert placed(puzzle, steps) == {("r1c2", "S"), ("r1c3", "M"), ("r1c4", "S"), ("r1c5", "S")}
     text = Explainer(puzzle.model, choose(puzzle.family, puzzle.model)).text(steps[0])
-    assert "the x chain r1c2, r1c3 and r1c4 can hold no more, so its ends are suns" in text
+    assert "the x chain r1c2, r1c3 and r1c4 alternates and can hold only one moon, at r1c3" in text
 
 
 def test_an_equal_pair_cannot_take_the_last_one():
@@ -117,7 +117,27 @@ def test_an_equal_pair_cannot_take_the_last_one():
     steps = steps_of(puzzle, "equal-pair-count")
     assert placed(puzzle, steps) == {("r1c5", "M"), ("r1c6", "M")}
     text = Explainer(puzzle.model, choose(puzzle.family, puzzle.model)).text(steps[0])
-    assert "row 1 lacks only one sun, so the = pair r1c5 and r1c6 cannot hold two" in text
+    assert (
+        "row 1 lacks only one sun, so the = pair r1c5 and r1c6 cannot both be suns: both are moons"
+        in text
+    )
+
+
+def test_every_equal_pair_of_a_line_lacking_one_is_found():
+    """Row 1 of an 8x8 lacks one sun and has two = pairs: both take moons (r1c8 is then the
+    last sun)."""
+    puzzle = tango(["S..S..S.", *["........"] * 7], [[0, 1, 0, 2, "="], [0, 4, 0, 5, "="]])
+    steps = steps_of(puzzle, "equal-pair-count")
+    assert placed(puzzle, steps) == {("r1c2", "M"), ("r1c3", "M"), ("r1c5", "M"), ("r1c6", "M")}
+    assert len(steps) == 2
+
+
+def test_an_equal_pair_between_two_suns_is_one_step_naming_both():
+    puzzle = tango(["S..S..", *["......"] * 5], [[0, 1, 0, 2, "="]])
+    steps = steps_of(puzzle, "equal-pair")
+    assert len(steps) == 1 and placed(puzzle, steps) == {("r1c2", "M"), ("r1c3", "M")}
+    text = Explainer(puzzle.model, choose(puzzle.family, puzzle.model)).text(steps[0])
+    assert "beside r1c1 and r1c4, both suns: two more suns there" in text, text
 
 
 @pytest.mark.parametrize("name", SIGN_PATTERNS)

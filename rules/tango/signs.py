@@ -64,31 +64,33 @@ class EqualPairBeside(SignedLineTechnique):
     )
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        """A step per = pair and neighbour holding a value (the neighbours are read outwards,
-        left then right, so that a mirrored line finds the same placements)."""
+        """A step per = pair and value some neighbour of the pair holds, naming every such
+        neighbour (two steps, a contradiction between them, when its neighbours differ)."""
         assert isinstance(constraint, Line)
         zeros, ones, empty = line_bits(ctx, constraint)
         cells = constraint.vars
         for i in open_pairs(constraint, "=", empty):
-            for beside in (i - 1, i + 2):
-                if not 0 <= beside < len(cells):
-                    continue
-                for x, bits in ((0, zeros), (1, ones)):
-                    if bits >> (beside << 3) & 1:
-                        yield self.make(
-                            placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
-                            unit=constraint.label,
-                            cells=(cells[i], cells[i + 1]),
-                            beside=cells[beside],
-                            value=x,
-                        )
+            ends = [j for j in (i - 1, i + 2) if 0 <= j < len(cells)]
+            for x, bits in ((0, zeros), (1, ones)):
+                beside = tuple(cells[j] for j in ends if bits >> (j << 3) & 1)
+                if beside:
+                    yield self.make(
+                        placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
+                        unit=constraint.label,
+                        cells=(cells[i], cells[i + 1]),
+                        beside=beside,
+                        value=x,
+                    )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         x = step.data["value"]
+        beside = list(step.data["beside"])
+        holding = f"{ex.cell(beside[0])} = {ex.value(x)}"
+        if len(beside) == 2:
+            holding = f"{ex.cells(beside)}, both {ex.plural(x)}"
         return (
-            f"the = sign joins {ex.cells(list(step.data['cells']))}, beside "
-            f"{ex.cell(step.data['beside'])} = {ex.value(x)}: two more {ex.plural(x)} there "
-            f"would make three in a row"
+            f"the = sign joins {ex.cells(list(step.data['cells']))}, beside {holding}: two more "
+            f"{ex.plural(x)} there would make three in a row"
         )
 
 
@@ -97,8 +99,8 @@ class OppositePairCount(SignedLineTechnique):
     title = "Count with x pairs"
     description = (
         "Two open cells joined by an x sign hold one sun and one moon. Counting one X in each "
-        "such pair, a line holds all its Xs: every other open cell takes the other value (and "
-        "a chain of three or five cells joined by x signs takes the other value at both ends)."
+        "such pair, a line holds all its Xs: every other open cell takes the other value, and a "
+        "chain of an odd number of cells joined by x signs alternates with the fewer Xs."
     )
     sign = "x"
 
@@ -150,9 +152,10 @@ class OppositePairCount(SignedLineTechnique):
             f"in {where}"
         )
         for chain in step.data["chains"]:
+            xs = list(chain[1::2])
             text += (
-                f"; the x chain {ex.cells(list(chain))} can hold no more, so its ends are "
-                f"{ex.plural(1 - x)}"
+                f"; the x chain {ex.cells(list(chain))} alternates and can hold only "
+                f"{ex.plural(x, len(xs))}, at {ex.cells(xs)}"
             )
         return text
 
@@ -185,5 +188,6 @@ class EqualPairCount(SignedLineTechnique):
         x = step.data["value"]
         return (
             f"{step.data['unit']} lacks only one {ex.model.value_name(x)}, so the = pair "
-            f"{ex.cells(list(step.data['cells']))} cannot hold two"
+            f"{ex.cells(list(step.data['cells']))} cannot both be {ex.plural(x)}: both are "
+            f"{ex.plural(1 - x)}"
         )
