@@ -25,7 +25,7 @@ from grader.techniques.houses import naked_groups
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope
 from rules.houses import house_table
 from rules.siteswap.model import is_run, runs_through
-from rules.siteswap.runs import SiteswapRule, claimed_sites, site_mask, site_masks
+from rules.siteswap.runs import SiteswapRule, claimed_sites, site_masks
 
 
 def period(line: Line) -> int:
@@ -185,7 +185,7 @@ class FreeLandingSites(RunTechnique):
             lines = []
             for line, pos, n in crossing:
                 bits, claimed = run_claims(ctx, line)
-                mine = site_mask(mask, pos, n)
+                mine = run_view(ctx, line)[1][pos]  # the cell's landing sites in that run
                 other = bits & mine
                 if other and is_single(mine) and claimed.get(single_value(mine)) == pos:
                     other &= ~mine

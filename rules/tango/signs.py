@@ -16,8 +16,8 @@ from grader.explain import Explainer
 from grader.model import Model
 from grader.step import Step
 from grader.technique import Context
-from rules.binary.lines import line_bits
-from rules.binary.techniques import BalancedTechnique
+from rules.binary.lines import every_cell, line_bits, positions
+from rules.binary.techniques import BalancedTechnique, value_bits
 
 
 def open_pairs(line: Line, sign: str, empty: int) -> list[int]:
@@ -51,8 +51,9 @@ class SignedLineTechnique(BalancedTechnique):
     """The sign the technique reads."""
 
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
-        signs = getattr(getattr(constraint, "rule", None), "signs", {})
-        return super().applies_to(constraint, model) and self.sign in signs.values()
+        if not super().applies_to(constraint, model):
+            return False
+        return self.sign in constraint.rule.signs.values()  # type: ignore[attr-defined]
 
 
 class EqualPairBeside(SignedLineTechnique):
@@ -116,8 +117,8 @@ class OppositePairCount(SignedLineTechnique):
             return
         in_blocks = 0
         for first, length in blocks:
-            in_blocks |= ((1 << (length << 3)) - 1) // 255 << (first << 3)
-        rest = [j for j in range(len(constraint.vars)) if (empty & ~in_blocks) >> (j << 3) & 1]
+            in_blocks |= every_cell(length) << (first << 3)
+        rest = positions(empty & ~in_blocks)
         odd = [(first, length) for first, length in blocks if length % 2]
         if not rest and not odd:
             return
@@ -170,10 +171,9 @@ class EqualPairCount(SignedLineTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        zeros, ones, empty = line_bits(ctx, constraint)
         cells = constraint.vars
         quota = constraint.rule.quota  # type: ignore[attr-defined]
-        for x, bits in ((0, zeros), (1, ones)):
+        for x, bits, empty in value_bits(ctx, constraint):
             if bits.bit_count() != quota - 1:
                 continue
             for i in open_pairs(constraint, "=", empty):
