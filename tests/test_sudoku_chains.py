@@ -13,6 +13,7 @@ from grader.costs import choose
 from grader.engine import Engine
 from grader.exact import count_solutions, search_for
 from grader.explain import Explainer
+from grader.model import values_of
 from grader.technique import Context
 from grader.techniques.chain_reach import StaticReach
 from grader.techniques.chains import (
@@ -416,3 +417,126 @@ def test_cycles_are_searched_only_in_components_where_they_can_eliminate(
             search = ChainSearch(Context(model, list(state), engine))
             assert list(map(_shown, search.static_hints())) == found
     assert cycles and skipped, (cycles, skipped)
+
+
+def plain_pair_rules(search: ChainSearch, cand: list[int], hpos: list[int]):
+    """The rules SE nests in a dynamic chain (locked candidates, hidden pairs, naked pairs,
+    X-wings), each scanned plainly in the order SE scans it: (rule, [(potential off, parents)])
+    of the first rule that concludes anything resting on a candidate the grid lost."""
+    V, houses, grid = search.V, search.houses, search.grid
+    cells = range(len(cand))
+
+    def lost(h: int, v: int) -> tuple[int, ...]:
+        gone = grid.hpos[h * V + v] & ~hpos[h * V + v]
+        return tuple((var * V + v) << 1 for var in cells if gone >> var & 1)
+
+    def places(mask: int) -> list[int]:
+        return [var for var in cells if mask >> var & 1]
+
+    out = []
+    for box, line, shared in search.lookups.crossings:
+        for source, target in ((box, line), (line, box)):
+            for v in range(V):
+                pm = hpos[source * V + v]
+                if not houses.covering[source] or pm.bit_count() < 2 or pm & ~shared:
+                    continue
+                if lost(source, v):
+                    for q in places(hpos[target * V + v] & ~shared):
+                        out.append(((q * V + v) << 1, lost(source, v)))
+    if out:
+        return "locked", out
+    for h in range(len(houses.cells)):
+        for a in range(V):
+            for b in range(a + 1, V):
+                pm = hpos[h * V + a]
+                if not houses.covering[h] or pm.bit_count() != 2 or hpos[h * V + b] != pm:
+                    continue
+                parents = lost(h, a) + lost(h, b)
+                for var in places(pm):
+                    for x in range(V):
+                        if parents and x not in (a, b) and cand[var] >> x & 1:
+                            out.append(((var * V + x) << 1, parents))
+    if out:
+        return "hidden pair", out
+    for members in houses.cells:
+        pairs = [var for var in members if cand[var].bit_count() == 2]
+        for mask in dict.fromkeys(cand[var] for var in pairs):
+            group = [var for var in pairs if cand[var] == mask]
+            gone = [(var, x) for var in group for x in range(V) if grid.cand[var] >> x & 1]
+            parents = tuple((var * V + x) << 1 for var, x in gone if not mask >> x & 1)
+            if len(group) != 2 or not parents:
+                continue
+            for var in members:
+                for x in range(V):
+                    if var not in group and (cand[var] & mask) >> x & 1:
+                        out.append(((var * V + x) << 1, parents))
+    if out:
+        return "naked pair", out
+    for orientation, (base, cover) in enumerate(search.lookups.lines):
+        index = search.lookups.line_index
+        for v in range(V):
+            spots: dict[int, list[int]] = {}
+            for h in base:
+                two = places(hpos[h * V + v])
+                if len(two) == 2 and all(var * 2 + orientation in index for var in two):
+                    key = sum(1 << index[var * 2 + orientation] for var in two)
+                    spots.setdefault(key, []).append(h)
+            for key, group in spots.items():
+                for i, h1 in enumerate(group):
+                    for h2 in group[i + 1 :]:
+                        inside = hpos[h1 * V + v] | hpos[h2 * V + v]
+                        covered = sum(
+                            hpos[cover[k] * V + v] for k in range(len(cover)) if key >> k & 1
+                        )
+                        parents = lost(h1, v) + lost(h2, v)
+                        for q in places(covered & ~inside) if parents else ():
+                            out.append(((q * V + v) << 1, parents))
+    return ("x-wing" if out else None), out
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "options"),
+    [
+        ("sudoku", (9, 9), {}),
+        ("sudoku", (6, 6), {}),
+        ("siteswap", "HOLE", {}),
+    ],
+)
+def test_the_rules_nested_in_a_chain_conclude_what_a_plain_scan_concludes(name, size, options):
+    """On grids that lost a few random candidates (as a chain empties them), the first of the
+    nested pair rules to conclude gives the same conclusions, in the same order, with the same
+    parents and ancestors, as a plain scan of every house, value and pair."""
+    from grader.techniques.chains import Propagation
+
+    rng = random.Random(f"pair rules {name}")
+    fired: dict[str | None, int] = {}
+    for model, state, engine in reach_states(name, size, options, f"pair rules {name}", (1, 32)):
+        search = ChainSearch(Context(model, list(state), engine), 1)
+        V = search.V
+        open_candidates = [(var, x) for var, m in enumerate(search.grid.cand) for x in values_of(m)]
+        for _ in range(6):
+            cand = list(search.grid.cand)
+            off: dict[int, int] = {}
+            # a few random candidates, and a value's places in a house cut down to two or three
+            lost = rng.sample(open_candidates, min(len(open_candidates), rng.randint(0, 3)))
+            h, v = rng.randrange(len(search.houses.cells)), rng.randrange(V)
+            places = [var for var in search.houses.cells[h] if cand[var] >> v & 1]
+            lost += [
+                (var, v) for var in rng.sample(places, max(0, len(places) - rng.randint(2, 3)))
+            ]
+            for var, x in lost:
+                if cand[var] & ~(1 << x):
+                    cand[var] &= ~(1 << x)
+                    off[(var * V + x) << 1] = 1 << ((var * V + x) << 1)
+            vmask = [sum(1 << var for var, m in enumerate(cand) if m >> v & 1) for v in range(V)]
+            hpos = [vmask[v] & hb for hb in search.house_masks for v in range(V)]
+            rule, expected = plain_pair_rules(search, cand, hpos)
+            found = search.advanced(cand, vmask, hpos, off, None, Propagation())
+            assert [(t, par) for t, _a, par, _n in found] == expected, rule
+            for _t, ancestors, par, _n in found:
+                assert ancestors == sum(1 << p for p in set(par))
+            fired[rule] = fired.get(rule, 0) + 1
+    every_rule = {"locked", "hidden pair", "naked pair", "x-wing", None}
+    if name == "siteswap":  # no boxes: no crossings
+        every_rule.remove("locked")
+    assert fired.keys() >= every_rule, fired

@@ -148,6 +148,9 @@ class Lookups:
     """Cell → index of its line, per orientation: ``var * 2 + orientation``."""
     crossings: tuple[tuple[int, int, int], ...]
     """(box, line, their shared cells as a bitset) of every crossing, in the houses' order."""
+    locked_from: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]]
+    """(source house, cell) → (crossing index, direction, target house, shared cells) of every
+    covering source's crossing that holds the cell (direction 0: box to line, 1: line to box)."""
     masks: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
     def candidate_masks(self, V: int) -> tuple[list[int], list[int]]:
@@ -184,6 +187,14 @@ def model_lookups(houses: Houses, n_vars: int) -> Lookups:
     crossings = tuple(
         (box, line, sum(1 << s for s in set(shared))) for box, line, shared in houses.crossings
     )
+    locked_from: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
+    for k, (box, line, shared_mask) in enumerate(crossings):
+        for direction, (source, target) in enumerate(((box, line), (line, box))):
+            if houses.covering[source]:
+                for var in bits(shared_mask):
+                    locked_from.setdefault((source, var), []).append(
+                        (k, direction, target, shared_mask)
+                    )
     return Lookups(
         peer_masks,
         [house_bits(houses, h) for h in range(len(houses.cells))],
@@ -191,6 +202,7 @@ def model_lookups(houses: Houses, n_vars: int) -> Lookups:
         ((rows, cols), (cols, rows)),
         line_index,
         crossings,
+        {key: tuple(found) for key, found in locked_from.items()},
     )
 
 
@@ -767,58 +779,65 @@ class ChainSearch:
         # per house, the values that lost places in it: a rule resting on no removed candidate
         # concludes nothing here, so only these houses and values are scanned
         dirty = [0] * len(houses.cells)
-        for i in compress(range(len(hpos)), map(ne, hpos, orig_hpos)):
+        changed = list(compress(range(len(hpos)), map(ne, hpos, orig_hpos)))
+        for i in changed:
             h, v = divmod(i, V)
             dirty[h] |= 1 << v
         out = []
-        # locked candidates
+        # locked candidates: a value's places in a source house that lost some, all inside one
+        # crossing; found per changed entry, then taken in the crossings' order
         covering = houses.covering
-        for box, line, shared_mask in self.lookups.crossings:
-            if not (dirty[box] or dirty[line]):
-                continue  # a rule resting on no removed candidate: nothing here
-            for source, target in ((box, line), (line, box)):
-                if not covering[source]:
+        locked_from = self.lookups.locked_from
+        locked = []
+        for i in changed:
+            pm = hpos[i]
+            if pm.bit_count() < 2:
+                continue
+            source, v = divmod(i, V)
+            for k, direction, target, shared_mask in locked_from.get(
+                (source, (pm & -pm).bit_length() - 1), ()
+            ):
+                if pm & ~shared_mask:
                     continue
-                for v in bits(dirty[source]):
-                    pm = hpos[source * V + v]
-                    if pm.bit_count() < 2 or pm & ~shared_mask:
-                        continue
-                    elim = hpos[target * V + v] & ~shared_mask
-                    if not elim:
-                        continue
-                    par = removed_in(source, v)
-                    if not par:
-                        continue
-                    for q in bits(elim):
-                        out.append(item((q * V + v) << 1, par))
-        if out:
+                elim = hpos[target * V + v] & ~shared_mask
+                if elim:
+                    locked.append((k, direction, v, source, elim))
+        if locked:
+            locked.sort()
+            for _k, _direction, v, source, elim in locked:
+                par = removed_in(source, v)  # never empty: the entry changed
+                for q in bits(elim):
+                    out.append(item((q * V + v) << 1, par))
             return out
-        # hidden pairs
+        # hidden pairs (one of the two values lost a place in the house)
         for h in range(len(houses.cells)):
-            if not covering[h] or not dirty[h]:
+            changed_values = dirty[h]
+            if not covering[h] or not changed_values:
                 continue
             row = hpos[h * V : h * V + V]
-            for a_ in range(V):
+            twos = list(compress(range(V), map((2).__eq__, map(int.bit_count, row))))  # 2 places
+            for i, a_ in enumerate(twos):
                 pa = row[a_]
-                if pa.bit_count() != 2:
-                    continue
-                for b_ in range(a_ + 1, V):
-                    if row[b_] != pa:
+                for b_ in twos[i + 1 :]:
+                    if row[b_] != pa or not (changed_values >> a_ & 1 or changed_values >> b_ & 1):
                         continue
                     keep = (1 << a_) | (1 << b_)
                     elims = [(var, x) for var in bits(pa) for x in values_of(cand[var] & ~keep)]
                     if not elims:
                         continue
                     par = removed_in(h, a_) + removed_in(h, b_)
-                    if not par:
-                        continue
                     for var, x in elims:
                         out.append(item((var * V + x) << 1, par))
         if out:
             return out
-        # naked pairs
+        # naked pairs (one of the two cells lost a candidate)
+        shrunk_pairs = 0
+        for var in compress(range(len(cand)), map(ne, cand, orig_cand)):
+            if cand[var].bit_count() == 2:
+                shrunk_pairs |= 1 << var
+        house_masks = self.house_masks
         for h, cells in enumerate(houses.cells):
-            if not dirty[h]:
+            if not dirty[h] or not house_masks[h] & shrunk_pairs:
                 continue
             pairs: dict[int, list[int]] = {}
             for var in cells:
@@ -842,22 +861,27 @@ class ChainSearch:
         # X-wings
         line_index = self.lookups.line_index
         for orientation, (base, cover) in enumerate(self.lookups.lines):
-            for v in range(V):
-                if not any(dirty[h] >> v & 1 for h in base):
+            base_changed = 0
+            for h in base:
+                base_changed |= dirty[h]
+            for v in bits(base_changed):
+                # an X-wing rests on a removed candidate through a base line that lost a place
+                bit = 1 << v
+                for h in base:
+                    if dirty[h] & bit and hpos[h * V + v].bit_count() == 2:
+                        break
+                else:
                     continue
                 spots: dict[int, list[int]] = {}
                 for h in base:
                     pm = hpos[h * V + v]
                     if pm.bit_count() != 2:
                         continue
-                    key = 0
-                    for var in bits(pm):
-                        j = line_index.get(var * 2 + orientation)
-                        if j is None:  # in a line that need not hold every value: no cover
-                            break
-                        key |= 1 << j
-                    else:
-                        spots.setdefault(key, []).append(h)
+                    first = line_index.get(((pm & -pm).bit_length() - 1) * 2 + orientation)
+                    second = line_index.get((pm.bit_length() - 1) * 2 + orientation)
+                    if first is None or second is None:  # a line that need not hold every value
+                        continue
+                    spots.setdefault(1 << first | 1 << second, []).append(h)
                 for key, group in spots.items():
                     if len(group) < 2:
                         continue
