@@ -540,3 +540,39 @@ def test_the_rules_nested_in_a_chain_conclude_what_a_plain_scan_concludes(name, 
     if name == "siteswap":  # no boxes: no crossings
         every_rule.remove("locked")
     assert fired.keys() >= every_rule, fired
+
+
+@pytest.mark.parametrize(("nesting", "seed"), [(2, 32), (3, 1)])
+def test_inner_hints_kept_from_the_last_state_are_those_a_new_search_finds(
+    monkeypatch, nesting, seed
+):
+    """Inner searches' hints are kept by emptied grid from one state to the next: the next
+    state's nested chains, searched with what the last state kept, are those searched afresh,
+    and some inner searches were indeed answered from the last state."""
+    from grader.techniques.chains import InnerHints
+
+    puzzle, state, _solution, engine = stuck_before_chains(seed)
+    run = Context(puzzle.model, list(state), engine)  # a run's context: its ``lasting`` stays
+    first = min(ChainSearch(run, nesting).dynamic_hints("dynamic"))
+    after = list(state)
+    for var, value in first.eliminations:
+        after[var] &= ~(1 << value)
+    for var, value in first.placements:
+        after[var] = 1 << value
+    kept = ChainSearch(Context(puzzle.model, after, engine, lasting=run.lasting), nesting)
+    assert kept.hint_cache.previous  # the first state's inner hints
+    answered = 0
+    real_get = InnerHints.get
+
+    def counting_get(self, rule, level, cand):
+        nonlocal answered
+        hints = real_get(self, rule, level, cand)
+        answered += hints is not None and tuple(cand) in {key[2] for key in self.previous}
+        return hints
+
+    monkeypatch.setattr(InnerHints, "get", counting_get)
+    with_kept = list(map(_shown, kept.dynamic_hints("dynamic")))
+    monkeypatch.setattr(InnerHints, "get", lambda self, rule, level, cand: None)
+    fresh = ChainSearch(Context(puzzle.model, after, engine), nesting).dynamic_hints("dynamic")
+    assert with_kept == list(map(_shown, fresh))
+    assert answered

@@ -249,6 +249,50 @@ def nested_complexity(results: Iterable[Propagation], targets: Iterable[int]) ->
     return total
 
 
+class InnerHints:
+    """The hints of inner chain searches by emptied grid, kept from one state to the next.
+
+    An inner search's hints depend on its rule, its level and the emptied grid alone (not on
+    the grid that emptied it), and the next state's chains often empty the grid the same way:
+    a removal that a chain derived anyway is already made in the next state. Two generations
+    are kept, this state's and the last one's, so memory stays that of two states.
+    """
+
+    __slots__ = ("current", "previous")
+
+    def __init__(self) -> None:
+        self.current: dict[tuple, list[Hint]] = {}
+        self.previous: dict[tuple, list[Hint]] = {}
+
+    @staticmethod
+    def of(ctx: Context) -> InnerHints:
+        """The run's cache (``ctx.lasting``, gone with the run), moved on a generation at each
+        new state (the engine clears ``ctx.memo`` whenever the state changes)."""
+        cache = ctx.memo.get("chain inner hints")
+        if cache is None:
+            cache = ctx.lasting.get("chain inner hints")
+            if cache is None:
+                cache = ctx.lasting["chain inner hints"] = InnerHints()
+            else:
+                cache.previous, cache.current = cache.current, {}
+            ctx.memo["chain inner hints"] = cache
+        return cache
+
+    def get(self, rule: str, level: int, cand: list[int]) -> list[Hint] | None:
+        """The sorted hints of this search over the grid ``cand``, if known."""
+        key = (rule, level, tuple(cand))
+        hints = self.current.get(key)
+        if hints is None:
+            hints = self.previous.get(key)
+            if hints is not None:
+                self.current[key] = hints
+        return hints
+
+    def put(self, rule: str, level: int, cand: list[int], hints: list[Hint]) -> None:
+        """Remember the sorted hints of a search over the grid ``cand``."""
+        self.current[(rule, level, tuple(cand))] = hints
+
+
 class ChainSearch:
     """Chain searches over one state."""
 
@@ -281,6 +325,7 @@ class ChainSearch:
         self.nesting = nesting
         self.ctx = ctx
         self.inner_cache: dict = ctx.memo.setdefault("chain_inner", {})
+        self.hint_cache = InnerHints.of(ctx)
         self.grid_key: tuple[int, ...] = tuple(self.grid.cand)
         # the grid's links and reaches, shared by the chain searches of one scan (forcing
         # chains and the multiple kind both build the static reach of the same grid)
@@ -299,6 +344,7 @@ class ChainSearch:
         sub.nesting = nesting
         sub.ctx = self.ctx
         sub.inner_cache = self.inner_cache
+        sub.hint_cache = self.hint_cache
         sub.grid_key = tuple(cand)
         sub.link_memo = {}
         return sub
@@ -925,19 +971,22 @@ class ChainSearch:
         found = self.inner_cache.get(key)
         if found is not None:
             return found
-        if rule in STATIC_MODES:
-            emptied = self.emptied_grid(cand)
-            if rule == "static" and not self.may_hold_new_forcing_chain(emptied):
-                hints = []
-            elif rule == "static":
-                hints = self.static_implications(cand, emptied).forcing_hints()
+        hints = self.hint_cache.get(rule, level, cand)
+        if hints is None:
+            if rule in STATIC_MODES:
+                emptied = self.emptied_grid(cand)
+                if rule == "static" and not self.may_hold_new_forcing_chain(emptied):
+                    hints = []
+                elif rule == "static":
+                    hints = self.static_implications(cand, emptied).forcing_hints()
+                else:
+                    hints = self.static_implications(cand, emptied).multiple_hints()
             else:
-                hints = self.static_implications(cand, emptied).multiple_hints()
-        else:
-            hints = self.inner(cand, level).dynamic_hints(rule)
-        hints.sort()
-        for hint in hints:
-            hint.rule = f"{rule} {level}" if level else rule
+                hints = self.inner(cand, level).dynamic_hints(rule)
+            hints.sort()
+            for hint in hints:
+                hint.rule = f"{rule} {level}" if level else rule
+            self.hint_cache.put(rule, level, cand, hints)
         V = self.V
         orig_cand, orig_hpos = self.grid.cand, self.grid.hpos
         found = []
