@@ -861,6 +861,15 @@ class ChainSearch:
             if not covering[h] or not changed_values:
                 continue
             row = hpos[h * V : h * V + V]
+            rest = changed_values
+            while rest:  # a changed value with two places that another value shares
+                low = rest & -rest
+                rest ^= low
+                pa = row[low.bit_length() - 1]
+                if pa.bit_count() == 2 and row.count(pa) > 1:
+                    break
+            else:
+                continue
             twos = list(compress(range(V), map((2).__eq__, map(int.bit_count, row))))  # 2 places
             for i, a_ in enumerate(twos):
                 pa = row[a_]
