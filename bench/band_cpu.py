@@ -17,10 +17,9 @@ listed.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from vs_common import DEFAULT_DATA
+from vs_common import DEFAULT_DATA, se_ratings_csv
 
 from checkouts import run_in
 
@@ -60,9 +59,8 @@ def main() -> int:
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
-    source = args.data / "sudoku_se_dev.csv"
-    if not source.exists():
-        print(f"{source} is not there: this script needs ../shared/data", file=sys.stderr)
+    source = se_ratings_csv(args.data)
+    if source is None:
         return 2
     sides = [("this", None)] + ([("other", args.against)] if args.against else [])
     print(f"{'band':<6} {'puzzles':>7}  " + "  ".join(f"{n + ' cpu s':>12}" for n, _ in sides)

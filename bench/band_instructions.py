@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 from band_cpu import BANDS, CHILD
-from vs_common import DEFAULT_DATA
+from vs_common import DEFAULT_DATA, se_ratings_csv
 
 from checkouts import ROOT
 
@@ -111,9 +111,8 @@ def main() -> int:
         code, child_args = GRADE, ["--json", str(args.file.resolve())]
         title = f"grade --json {args.file}"
     else:
-        source = args.data / "sudoku_se_dev.csv"
-        if not source.exists():
-            print(f"{source} is not there: this script needs ../shared/data", file=sys.stderr)
+        source = se_ratings_csv(args.data)
+        if source is None:
             return 2
         low, high = BANDS[args.band]
         # the band's every n-th puzzle, the first --count of them, graded once

@@ -22,7 +22,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from vs_common import DEFAULT_DATA
+from vs_common import DEFAULT_DATA, se_ratings_csv
 
 from checkouts import run_in
 
@@ -82,9 +82,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="Turns of the two checkouts.")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
-    source = args.data / "sudoku_se_dev.csv"
-    if not source.exists():
-        print(f"{source} is not there: this script needs ../shared/data", file=sys.stderr)
+    source = se_ratings_csv(args.data)
+    if source is None:
         return 2
     try:
         levels = [int(n) for n in args.nesting.split(",")]

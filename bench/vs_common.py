@@ -132,6 +132,16 @@ def header(title: str) -> str:
     )
 
 
+def se_ratings_csv(data: Path) -> Path | None:
+    """The shared Sudokus with Sudoku Explainer's ratings (``sudoku_se_dev.csv`` in ``data``),
+    or None after one line on stderr saying that it is not there."""
+    source = data / "sudoku_se_dev.csv"
+    if not source.exists():
+        print(f"{source} is not there: this script needs ../shared/data", file=sys.stderr)
+        return None
+    return source
+
+
 def load() -> str:
     """The load averages over 1, 5 and 15 minutes."""
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
