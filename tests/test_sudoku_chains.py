@@ -564,15 +564,50 @@ def test_inner_hints_kept_from_the_last_state_are_those_a_new_search_finds(
     answered = 0
     real_get = InnerHints.get
 
-    def counting_get(self, rule, level, cand):
+    def counting_get(self, rule, level, cand, asker):
         nonlocal answered
-        hints = real_get(self, rule, level, cand)
+        hints = real_get(self, rule, level, cand, asker)
         answered += hints is not None and tuple(cand) in {key[2] for key in self.previous}
         return hints
 
     monkeypatch.setattr(InnerHints, "get", counting_get)
     with_kept = list(map(_shown, kept.dynamic_hints("dynamic")))
-    monkeypatch.setattr(InnerHints, "get", lambda self, rule, level, cand: None)
+    monkeypatch.setattr(InnerHints, "get", lambda self, rule, level, cand, asker: None)
     fresh = ChainSearch(Context(puzzle.model, after, engine), nesting).dynamic_hints("dynamic")
     assert with_kept == list(map(_shown, fresh))
     assert answered
+
+
+def test_each_asker_gets_inner_hints_of_its_own():
+    """Two searches over different grids asking the inner hints of the same emptied grid get
+    hint objects of their own, as when each searched itself (a step lists its inner hints once
+    per object), with the same content; one search asking again gets the same objects."""
+    from grader.techniques.chains import Hint, nested_data
+
+    puzzle, state, solution, engine = stuck_before_chains(32)
+    outer = ChainSearch(Context(puzzle.model, list(state), engine), 5)
+    V = outer.V
+    wrong = [(var, x) for var, m in enumerate(outer.grid.cand) for x in values_of(m)]
+    wrong = [(var, x) for var, x in wrong if solution[var] != x]
+    emptied = list(outer.grid.cand)
+    emptied[wrong[0][0]] &= ~(1 << wrong[0][1])
+    inner = outer.inner(emptied, 2)  # a nested search over a grid of its own
+    both = list(emptied)
+    both[wrong[5][0]] &= ~(1 << wrong[5][1])
+    vmask = [sum(1 << var for var, m in enumerate(both) if m >> v & 1) for v in range(V)]
+    hpos = [vmask[v] & hb for hb in outer.house_masks for v in range(V)]
+    found = [s.inner_conclusions(both, hpos, "static", 0) for s in (outer, inner, outer)]
+    assert found[0] and found[1]
+    objects = [[id(hint) for _t, _par, hint in f] for f in found]
+    assert not set(objects[0]) & set(objects[1])
+    assert objects[2] == objects[0]
+    # the same hint, as each asker has it (the asker's rule parents keep some of the hints)
+    content = {(h.kind, repr(h.chains), h.eliminations): h for _t, _p, h in found[0]}
+    pairs = [
+        (content[key], h)
+        for _t, _p, h in found[1]
+        if (key := (h.kind, repr(h.chains), h.eliminations)) in content
+    ]
+    assert pairs
+    top = Hint(9.0, 1, 1, 0, "test", nested=pairs[0])
+    assert len(nested_data(top)) == 2

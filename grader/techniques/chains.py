@@ -256,13 +256,17 @@ class InnerHints:
     the grid that emptied it), and the next state's chains often empty the grid the same way:
     a removal that a chain derived anyway is already made in the next state. Two generations
     are kept, this state's and the last one's, so memory stays that of two states.
+
+    Each asker (the grid of the search asking) gets hint objects of its own, as when it
+    searched itself: a step lists the inner hints its chains rest on once per object
+    (:func:`nested_data`), so two askers' hints of the same grid must stay two objects.
     """
 
     __slots__ = ("current", "previous")
 
     def __init__(self) -> None:
-        self.current: dict[tuple, list[Hint]] = {}
-        self.previous: dict[tuple, list[Hint]] = {}
+        self.current: dict[tuple, tuple[tuple[int, ...], list[Hint]]] = {}
+        self.previous: dict[tuple, tuple[tuple[int, ...], list[Hint]]] = {}
 
     @staticmethod
     def of(ctx: Context) -> InnerHints:
@@ -278,19 +282,26 @@ class InnerHints:
             ctx.memo["chain inner hints"] = cache
         return cache
 
-    def get(self, rule: str, level: int, cand: list[int]) -> list[Hint] | None:
-        """The sorted hints of this search over the grid ``cand``, if known."""
+    def get(
+        self, rule: str, level: int, cand: list[int], asker: tuple[int, ...]
+    ) -> list[Hint] | None:
+        """The sorted hints of this search over the grid ``cand``, if known; copies when
+        another asker's search found them."""
         key = (rule, level, tuple(cand))
-        hints = self.current.get(key)
-        if hints is None:
-            hints = self.previous.get(key)
-            if hints is not None:
-                self.current[key] = hints
-        return hints
+        entry = self.current.get(key)
+        if entry is None:
+            entry = self.previous.get(key)
+            if entry is None:
+                return None
+            self.current[key] = entry
+        finder, hints = entry
+        return hints if finder == asker else [replace(hint) for hint in hints]
 
-    def put(self, rule: str, level: int, cand: list[int], hints: list[Hint]) -> None:
-        """Remember the sorted hints of a search over the grid ``cand``."""
-        self.current[(rule, level, tuple(cand))] = hints
+    def put(
+        self, rule: str, level: int, cand: list[int], asker: tuple[int, ...], hints: list[Hint]
+    ) -> None:
+        """Remember the sorted hints of a search over the grid ``cand`` that ``asker`` made."""
+        self.current[(rule, level, tuple(cand))] = (asker, hints)
 
 
 class ChainSearch:
@@ -980,7 +991,7 @@ class ChainSearch:
         found = self.inner_cache.get(key)
         if found is not None:
             return found
-        hints = self.hint_cache.get(rule, level, cand)
+        hints = self.hint_cache.get(rule, level, cand, self.grid_key)
         if hints is None:
             if rule in STATIC_MODES:
                 emptied = self.emptied_grid(cand)
@@ -995,7 +1006,7 @@ class ChainSearch:
             hints.sort()
             for hint in hints:
                 hint.rule = f"{rule} {level}" if level else rule
-            self.hint_cache.put(rule, level, cand, hints)
+            self.hint_cache.put(rule, level, cand, self.grid_key, hints)
         V = self.V
         orig_cand, orig_hpos = self.grid.cand, self.grid.hpos
         found = []
