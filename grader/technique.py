@@ -43,8 +43,9 @@ class Context:
     """Views of the current state shared by the techniques of one scan (cleared when the
     state changes), e.g. a line's cells as bitsets."""
     lasting: dict[Any, Any] = field(default_factory=dict)
-    """Facts about the state that stay true as it narrows (kept for the whole propagation, as
-    the engine only removes candidates from ``state``), e.g. the cells already placed."""
+    """Kept for the whole run (the engine only removes candidates from ``state``): facts about
+    the state that stay true as it narrows, e.g. the cells already placed, and results that
+    depend on nothing the run changes, e.g. inner chain searches' hints by grid."""
     stated: set[int] | None = None
     """The variables a step or the puzzle has stated (given or placed), when the run tracks
     them (:meth:`grader.engine.Engine.run` given ``stated``): a variable left with one candidate
