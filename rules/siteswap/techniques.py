@@ -67,7 +67,7 @@ def run_view(ctx: Context, line: Line) -> tuple[tuple[int, ...], list[int]]:
     found = ctx.memo.get(key)
     if found is None:
         masks = line.read(ctx.state)
-        found = ctx.memo[key] = (masks, site_masks(masks, len(masks)))
+        found = ctx.memo[key] = (masks, site_masks(masks, period(line)))
     return found
 
 
@@ -76,7 +76,7 @@ def run_claims(ctx: Context, line: Line) -> tuple[int, dict[int, int]]:
     key = ("claims", line)
     found = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo[key] = claimed_sites(run_view(ctx, line)[0], len(line.vars))
+        found = ctx.memo[key] = claimed_sites(run_view(ctx, line)[0], period(line))
     return found
 
 

@@ -55,6 +55,17 @@ class SignedLineTechnique(BalancedTechnique):
             return False
         return self.sign in constraint.rule.signs.values()  # type: ignore[attr-defined]
 
+    def pair_step(self, line: Line, i: int, x: int, **data: object) -> Step:
+        """The step giving the other value than ``x`` to the = pair at positions i and i+1."""
+        cells = line.vars
+        return self.make(
+            placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
+            unit=line.label,
+            cells=(cells[i], cells[i + 1]),
+            value=x,
+            **data,
+        )
+
 
 class EqualPairBeside(SignedLineTechnique):
     name = "equal-pair"
@@ -75,13 +86,7 @@ class EqualPairBeside(SignedLineTechnique):
             for x, bits in ((0, zeros), (1, ones)):
                 beside = tuple(cells[j] for j in ends if bits >> (j << 3) & 1)
                 if beside:
-                    yield self.make(
-                        placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
-                        unit=constraint.label,
-                        cells=(cells[i], cells[i + 1]),
-                        beside=beside,
-                        value=x,
-                    )
+                    yield self.pair_step(constraint, i, x, beside=beside)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         x = step.data["value"]
@@ -171,18 +176,12 @@ class EqualPairCount(SignedLineTechnique):
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
-        cells = constraint.vars
         quota = constraint.rule.quota  # type: ignore[attr-defined]
         for x, bits, empty in value_bits(ctx, constraint):
             if bits.bit_count() != quota - 1:
                 continue
             for i in open_pairs(constraint, "=", empty):
-                yield self.make(
-                    placements=[(cells[i], 1 - x), (cells[i + 1], 1 - x)],
-                    unit=constraint.label,
-                    cells=(cells[i], cells[i + 1]),
-                    value=x,
-                )
+                yield self.pair_step(constraint, i, x)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         x = step.data["value"]
