@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make
+from conftest import make, shared
+from grader import grade
 from grader.costs import choose
 from grader.engine import Engine
 from grader.exact import count_solutions, search_for
@@ -26,6 +27,7 @@ from grader.techniques.chains import (
 )
 from puzzle_sets import unique_puzzle
 from rules.sudoku.family import FAMILY as FAMILY_SUDOKU
+from shared_sets import sudoku_se
 
 
 def stuck_before_chains(seed: int):
@@ -434,14 +436,14 @@ def plain_pair_rules(search: ChainSearch, cand: list[int], hpos: list[int]):
         return [var for var in cells if mask >> var & 1]
 
     out = []
-    for box, line, shared in search.lookups.crossings:
+    for box, line, in_both in search.lookups.crossings:
         for source, target in ((box, line), (line, box)):
             for v in range(V):
                 pm = hpos[source * V + v]
-                if not houses.covering[source] or pm.bit_count() < 2 or pm & ~shared:
+                if not houses.covering[source] or pm.bit_count() < 2 or pm & ~in_both:
                     continue
                 if lost(source, v):
-                    for q in places(hpos[target * V + v] & ~shared):
+                    for q in places(hpos[target * V + v] & ~in_both):
                         out.append(((q * V + v) << 1, lost(source, v)))
     if out:
         return "locked", out
@@ -611,3 +613,43 @@ def test_each_asker_gets_inner_hints_of_its_own():
     assert pairs
     top = Hint(9.0, 1, 1, 0, "test", nested=pairs[0])
     assert len(nested_data(top)) == 2
+
+
+def test_a_dynamic_chain_turns_a_value_off_in_the_box_then_the_row_then_the_column():
+    # SE's order (Grid.getRegionTypes): what a chain meets first decides which contradiction
+    # it finds and how many nodes it counts, so the rating follows this order
+    puzzle, state, _solution, engine = stuck_before_chains(32)
+    search = ChainSearch(Context(puzzle.model, state, engine))
+    houses, V = search.houses, search.V
+    cand = search.grid.cand
+    for var in range(len(cand)):
+        for v in values_of(cand[var]):
+            shapes = {houses.shape[h] for h in houses.of_var[var]}
+            res = search.propagate(((var * V + v) << 1) | 1, True, True)
+            turned_off = [t >> 1 for t in res.off if (t >> 1) % V == v and (t >> 1) // V != var]
+            expected: list[int] = []
+            for shape in ("box", "row", "column"):
+                (house,) = [h for h in houses.of_var[var] if houses.shape[h] == shape]
+                expected += [
+                    q
+                    for q in houses.cells[house]
+                    if q != var and cand[q] >> v & 1 and q not in expected
+                ]
+            assert shapes == {"box", "row", "column"}
+            assert turned_off[: len(expected)] == [q * V + v for q in expected], (var, v)
+
+
+def test_sudoku_explainer_ratings_of_the_shared_puzzles_are_met_exactly():
+    # every 7th puzzle the CSV rates 8.0 or more (forcing chains of every kind, dynamic ones
+    # with their length bonus): ER, EP and ED as SE 1.2.1.3 gives them
+    rows = [
+        (row, data)
+        for row, data in sudoku_se(shared("sudoku_se_dev.csv"))
+        if float(row["se_rating"]) >= 8.0
+    ][::7]
+    assert len(rows) >= 15
+    for row, data in rows:
+        report = grade(make(data)).to_dict()
+        ours = (report["er"], report["ep"], report["ed"])
+        theirs = tuple(float(row[k]) for k in ("se_rating", "se_pearl", "se_diamond"))
+        assert ours == pytest.approx(theirs), row["puzzle"]
