@@ -423,75 +423,111 @@ def test_cycles_are_searched_only_in_components_where_they_can_eliminate(
 
 def plain_pair_rules(search: ChainSearch, cand: list[int], hpos: list[int]):
     """The rules SE nests in a dynamic chain (locked candidates, hidden pairs, naked pairs,
-    X-wings), each scanned plainly in the order SE scans it: (rule, [(potential off, parents)])
-    of the first rule that concludes anything resting on a candidate the grid lost."""
+    X-wings), each scanned plainly in the order SE 1.2.1.3 scans it (Locking, HiddenSet,
+    NakedSet and Fisherman's loops), with SE's rule parents: (rule, [(potential off,
+    parents)]) of the first rule that concludes anything resting on a candidate the grid
+    lost."""
     V, houses, grid = search.V, search.houses, search.grid
     cells = range(len(cand))
+    state = search.ctx.state
+    placed = [
+        var
+        for var in cells
+        if state[var].bit_count() == 1 and not any(state[p] & state[var] for p in houses.peers[var])
+    ]
+    of_shape = {
+        shape: [h for h in range(len(houses.cells)) if houses.shape[h] == shape]
+        for shape in ("box", "row", "column")
+    }
 
-    def lost(h: int, v: int) -> tuple[int, ...]:
+    def lost(h: int, v: int, outside=()) -> tuple[int, ...]:
         gone = grid.hpos[h * V + v] & ~hpos[h * V + v]
-        return tuple((var * V + v) << 1 for var in cells if gone >> var & 1)
+        return tuple((var * V + v) << 1 for var in cells if gone >> var & 1 and var not in outside)
 
     def places(mask: int) -> list[int]:
         return [var for var in cells if mask >> var & 1]
 
+    def open_cells(h: int) -> int:
+        return len([var for var in houses.cells[h] if var not in placed])
+
     out = []
-    for box, line, in_both in search.lookups.crossings:
-        for source, target in ((box, line), (line, box)):
-            for v in range(V):
-                pm = hpos[source * V + v]
-                if not houses.covering[source] or pm.bit_count() < 2 or pm & ~in_both:
+    for first, second in (("box", "column"), ("box", "row"), ("column", "box"), ("row", "box")):
+        for source in of_shape[first]:
+            for target in of_shape[second]:
+                in_both = set(houses.cells[source]) & set(houses.cells[target])
+                if len(in_both) < 2:
                     continue
-                if lost(source, v):
-                    for q in places(hpos[target * V + v] & ~in_both):
-                        out.append(((q * V + v) << 1, lost(source, v)))
+                for v in range(V):
+                    pm = places(hpos[source * V + v])
+                    if not houses.covering[source] or len(pm) < 2 or set(pm) - in_both:
+                        continue
+                    parents = lost(source, v, in_both)
+                    for q in places(hpos[target * V + v]) if parents else ():
+                        if q not in in_both:
+                            out.append(((q * V + v) << 1, parents))
     if out:
         return "locked", out
-    for h in range(len(houses.cells)):
-        for a in range(V):
-            for b in range(a + 1, V):
+    in_order = of_shape["box"] + of_shape["column"] + of_shape["row"]
+    for h in in_order:
+        if not houses.covering[h] or open_cells(h) <= 4:
+            continue
+        for b in range(V):
+            for a in range(b):
                 pm = hpos[h * V + a]
-                if not houses.covering[h] or pm.bit_count() != 2 or hpos[h * V + b] != pm:
+                if pm.bit_count() != 2 or hpos[h * V + b] != pm:
                     continue
-                parents = lost(h, a) + lost(h, b)
+                parents = tuple(
+                    (var * V + x) << 1
+                    for var in houses.cells[h]
+                    if not pm >> var & 1
+                    for x in (a, b)
+                    if grid.cand[var] >> x & 1
+                )
                 for var in places(pm):
                     for x in range(V):
                         if parents and x not in (a, b) and cand[var] >> x & 1:
                             out.append(((var * V + x) << 1, parents))
     if out:
         return "hidden pair", out
-    for members in houses.cells:
-        pairs = [var for var in members if cand[var].bit_count() == 2]
-        for mask in dict.fromkeys(cand[var] for var in pairs):
-            group = [var for var in pairs if cand[var] == mask]
-            gone = [(var, x) for var in group for x in range(V) if grid.cand[var] >> x & 1]
-            parents = tuple((var * V + x) << 1 for var, x in gone if not mask >> x & 1)
-            if len(group) != 2 or not parents:
-                continue
-            for var in members:
-                for x in range(V):
-                    if var not in group and (cand[var] & mask) >> x & 1:
-                        out.append(((var * V + x) << 1, parents))
+    for h in in_order:
+        members = houses.cells[h]
+        if open_cells(h) < 4:
+            continue
+        for j in range(len(members)):
+            for i in range(j):
+                pair = (members[i], members[j])
+                mask = cand[pair[0]]
+                if mask.bit_count() != 2 or cand[pair[1]] != mask:
+                    continue
+                gone = [(var, x) for var in pair for x in range(V) if grid.cand[var] >> x & 1]
+                parents = tuple((var * V + x) << 1 for var, x in gone if not mask >> x & 1)
+                for var in members if parents else ():
+                    for x in range(V):
+                        if var not in pair and (cand[var] & mask) >> x & 1:
+                            out.append(((var * V + x) << 1, parents))
     if out:
         return "naked pair", out
-    for orientation, (base, cover) in enumerate(search.lookups.lines):
-        index = search.lookups.line_index
-        for v in range(V):
-            spots: dict[int, list[int]] = {}
-            for h in base:
-                two = places(hpos[h * V + v])
-                if len(two) == 2 and all(var * 2 + orientation in index for var in two):
-                    key = sum(1 << index[var * 2 + orientation] for var in two)
-                    spots.setdefault(key, []).append(h)
-            for key, group in spots.items():
-                for i, h1 in enumerate(group):
-                    for h2 in group[i + 1 :]:
-                        inside = hpos[h1 * V + v] | hpos[h2 * V + v]
-                        covered = sum(
-                            hpos[cover[k] * V + v] for k in range(len(cover)) if key >> k & 1
-                        )
-                        parents = lost(h1, v) + lost(h2, v)
-                        for q in places(covered & ~inside) if parents else ():
+    index = search.lookups.line_index
+    for orientation in (1, 0):  # base columns, then base rows
+        base, cover = search.lookups.lines[orientation]
+        for j2 in range(len(base)):
+            for j1 in range(j2):
+                for v in range(V):
+                    if len([var for var in placed if state[var] >> v & 1]) + 4 > V:
+                        continue
+                    h1, h2 = base[j1], base[j2]
+                    two1, two2 = places(hpos[h1 * V + v]), places(hpos[h2 * V + v])
+                    if len(two1) != 2 or len(two2) != 2:
+                        continue
+                    if not all(var * 2 + orientation in index for var in two1 + two2):
+                        continue
+                    key = {index[var * 2 + orientation] for var in two1}
+                    if key != {index[var * 2 + orientation] for var in two2}:
+                        continue
+                    covered = sum(hpos[cover[k] * V + v] for k in key)
+                    parents = lost(h1, v) + lost(h2, v)
+                    for q in places(covered) if parents else ():
+                        if q not in two1 + two2:
                             out.append(((q * V + v) << 1, parents))
     return ("x-wing" if out else None), out
 
@@ -653,3 +689,37 @@ def test_sudoku_explainer_ratings_of_the_shared_puzzles_are_met_exactly():
         ours = (report["er"], report["ep"], report["ed"])
         theirs = tuple(float(row[k]) for k in ("se_rating", "se_pearl", "se_diamond"))
         assert ours == pytest.approx(theirs), row["puzzle"]
+
+
+def test_x_wings_nested_in_a_chain_come_on_base_columns_before_base_rows():
+    """SE's Fisherman looks on base columns first: with an X-wing of each kind in a grid a
+    chain emptied, the column one's removals come first."""
+    from grader.registry import families
+    from grader.techniques.chains import Propagation
+
+    model = families()["sudoku"].empty_model((9, 9), {})
+    state = [v.domain for v in model.variables]
+    search = ChainSearch(Context(model, state, Engine(model, [])), 1)
+    V = search.V
+    cand = list(search.grid.cand)
+    off: dict[int, int] = {}
+
+    def lose(row: int, col: int, value: int) -> None:
+        var = row * 9 + col
+        cand[var] &= ~(1 << value)
+        off[(var * V + value) << 1] = 1 << ((var * V + value) << 1)
+
+    for row in (0, 3):  # 1 only in columns 1 and 4 of rows 1 and 4: an X-wing on base rows
+        for col in set(range(9)) - {0, 3}:
+            lose(row, col, 0)
+    for col in (5, 8):  # 2 only in rows 2 and 8 of columns 6 and 9: one on base columns
+        for row in set(range(9)) - {1, 7}:
+            lose(row, col, 1)
+    vmask = [sum(1 << var for var, m in enumerate(cand) if m >> v & 1) for v in range(V)]
+    hpos = [vmask[v] & hb for hb in search.house_masks for v in range(V)]
+    rule, expected = plain_pair_rules(search, cand, hpos)
+    found = search.advanced(cand, vmask, hpos, off, None, Propagation())
+    assert rule == "x-wing"
+    assert [(t, par) for t, _a, par, _n in found] == expected
+    values = [(t >> 1) % V for t, _a, _par, _n in found]
+    assert values == sorted(values, reverse=True) and set(values) == {0, 1}

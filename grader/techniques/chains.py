@@ -163,6 +163,7 @@ class Lookups:
     locked_from: dict[tuple[int, int], tuple[tuple[int, int, int, int], ...]]
     """(source house, cell) → (crossing index, direction, target house, shared cells) of every
     covering source's crossing that holds the cell (direction 0: box to line, 1: line to box)."""
+    pair_rule_order: PairRuleOrder
     masks: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
     def candidate_masks(self, V: int) -> tuple[list[int], list[int]]:
@@ -181,6 +182,43 @@ class Lookups:
             y_masks = [((1 << V) - 1) << (var * V) for var in range(n)]
             found = self.masks[V] = (x_masks, y_masks)
         return found
+
+
+@dataclass(frozen=True)
+class PairRuleOrder:
+    """The order in which SE 1.2.1.3 scans for the rules it nests in a dynamic chain, and so
+    the order of their findings: locked candidates (Locking) box to column, box to row, column
+    to box, row to box, by source house, target house, then value; hidden and naked pairs
+    (HiddenSet, NakedSet) in boxes, columns, then rows; X-wings (Fisherman) on base columns,
+    then on base rows."""
+
+    locked: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...]
+    """Per crossing (box, line), the sort keys of its box-to-line and line-to-box findings."""
+    sets: tuple[int, ...]
+    """The houses in the order pairs are looked for in them."""
+    fish_orientations: tuple[int, ...]
+    """The orientations of :attr:`Lookups.lines` in the order X-wings are looked for."""
+
+
+def pair_rule_order(houses: Houses, crossings) -> PairRuleOrder:
+    """SE's scan order over these houses (each house's index among those of its shape)."""
+    shape_index: list[int] = []
+    seen: dict[str, int] = {}
+    for shape in houses.shape:
+        shape_index.append(seen.get(shape, 0))
+        seen[shape] = shape_index[-1] + 1
+    locked = []
+    for box, line, _shared in crossings:
+        column = houses.shape[line] == "column"
+        locked.append(
+            (
+                (0 if column else 1, shape_index[box], shape_index[line]),
+                (2 if column else 3, shape_index[line], shape_index[box]),
+            )
+        )
+    rank = {"box": 0, "column": 1, "row": 2}
+    sets = sorted(range(len(houses.cells)), key=lambda h: (rank[houses.shape[h]], h))
+    return PairRuleOrder(tuple(locked), tuple(sets), (1, 0))
 
 
 CHAIN_HOUSE_ORDER = {"box": 0, "row": 1, "column": 2}
@@ -233,6 +271,7 @@ def model_lookups(houses: Houses, n_vars: int) -> Lookups:
         line_index,
         crossings,
         {key: tuple(found) for key, found in locked_from.items()},
+        pair_rule_order(houses, crossings),
     )
 
 
@@ -389,6 +428,29 @@ class ChainSearch:
         sub.grid_key = tuple(cand)
         sub.link_memo = {}
         return sub
+
+    def open_cells(self) -> list[int]:
+        """Per house, its open cells in the state searched (SE's empty cells: inner searches
+        count those of the state, not of the grid a chain emptied)."""
+        return self.placed()[1]
+
+    def placed_counts(self) -> list[int]:
+        """Per value, how many cells of the state searched are placed with it."""
+        return self.placed()[0]
+
+    def placed(self) -> tuple[list[int], list[int]]:
+        found = self.ctx.memo.get("chain placed")
+        if found is None:
+            state, peers = self.ctx.state, self.houses.peers
+            counts = [0] * self.V
+            placed_mask = 0
+            for var, mask in enumerate(state):
+                if is_single(mask) and not any(state[p] & mask for p in peers[var]):
+                    counts[mask.bit_length() - 1] += 1
+                    placed_mask |= 1 << var
+            open_in = [(m & ~placed_mask).bit_count() for m in self.house_masks]
+            found = self.ctx.memo["chain placed"] = (counts, open_in)
+        return found
 
     def check_time(self) -> None:
         if self.ctx is not None:
@@ -847,11 +909,13 @@ class ChainSearch:
     def advanced(self, cand, vmask, hpos, off, nest, res: Propagation):
         """What the rules SE nests at this level conclude in the emptied grid: the first rule
         (locked candidates, hidden pairs, naked pairs, X-wings, then inner chains) that finds
-        anything resting on removed candidates. Items: (potential off, ancestors, parents,
-        nested bits)."""
+        anything resting on removed candidates, its findings in the order SE's scans make
+        them (:class:`PairRuleOrder`). Items: (potential off, ancestors, parents, nested
+        bits)."""
         V = self.V
         orig_hpos, orig_cand = self.grid.hpos, self.grid.cand
         houses = self.houses
+        order = self.lookups.pair_rule_order
 
         def item(t: int, par: tuple[int, ...]):
             a = 0
@@ -862,8 +926,9 @@ class ChainSearch:
                     n |= nest.get(hp, 0)
             return (t, a, par, n)
 
-        def removed_in(h: int, v: int) -> tuple[int, ...]:
-            return tuple((r * V + v) << 1 for r in bits(orig_hpos[h * V + v] & ~hpos[h * V + v]))
+        def removed_in(h: int, v: int, outside: int = 0) -> tuple[int, ...]:
+            gone = orig_hpos[h * V + v] & ~hpos[h * V + v] & ~outside
+            return tuple((r * V + v) << 1 for r in bits(gone))
 
         # per house, the values that lost places in it: a rule resting on no removed candidate
         # concludes nothing here, so only these houses and values are scanned
@@ -873,8 +938,9 @@ class ChainSearch:
             h, v = divmod(i, V)
             dirty[h] |= 1 << v
         out = []
-        # locked candidates: a value's places in a source house that lost some, all inside one
-        # crossing; found per changed entry, then taken in the crossings' order
+        # locked candidates: a value's places in a source house, all inside one crossing, that
+        # lost places outside it (SE's parents); found per changed entry, then taken in SE's
+        # order (box to column, box to row, column to box, row to box; houses; value)
         covering = houses.covering
         locked_from = self.lookups.locked_from
         locked = []
@@ -886,22 +952,24 @@ class ChainSearch:
             for k, direction, target, shared_mask in locked_from.get(
                 (source, (pm & -pm).bit_length() - 1), ()
             ):
-                if pm & ~shared_mask:
+                if pm & ~shared_mask or not orig_hpos[i] & ~pm & ~shared_mask:
                     continue
                 elim = hpos[target * V + v] & ~shared_mask
                 if elim:
-                    locked.append((k, direction, v, source, elim))
+                    locked.append((order.locked[k][direction], v, source, shared_mask, elim))
         if locked:
             locked.sort()
-            for _k, _direction, v, source, elim in locked:
-                par = removed_in(source, v)  # never empty: the entry changed
+            for _key, v, source, shared_mask, elim in locked:
+                par = removed_in(source, v, shared_mask)
                 for q in bits(elim):
                     out.append(item((q * V + v) << 1, par))
             return out
-        # hidden pairs (one of the two values lost a place in the house)
-        for h in range(len(houses.cells)):
+        open_in = self.open_cells()
+        # hidden pairs (one of the two values lost a place in the house), in houses of more
+        # than four open cells, SE's houses in order, value pairs by their larger value
+        for h in order.sets:
             changed_values = dirty[h]
-            if not covering[h] or not changed_values:
+            if not covering[h] or not changed_values or open_in[h] <= 4:
                 continue
             row = hpos[h * V : h * V + V]
             rest = changed_values
@@ -914,55 +982,71 @@ class ChainSearch:
             else:
                 continue
             twos = list(compress(range(V), map((2).__eq__, map(int.bit_count, row))))  # 2 places
-            for i, a_ in enumerate(twos):
-                pa = row[a_]
-                for b_ in twos[i + 1 :]:
-                    if row[b_] != pa or not (changed_values >> a_ & 1 or changed_values >> b_ & 1):
+            for j, b_ in enumerate(twos):
+                pb = row[b_]
+                for a_ in twos[:j]:
+                    if row[a_] != pb or not (changed_values >> a_ & 1 or changed_values >> b_ & 1):
                         continue
                     keep = (1 << a_) | (1 << b_)
-                    elims = [(var, x) for var in bits(pa) for x in values_of(cand[var] & ~keep)]
+                    elims = [(var, x) for var in bits(pb) for x in values_of(cand[var] & ~keep)]
                     if not elims:
                         continue
-                    par = removed_in(h, a_) + removed_in(h, b_)
+                    gone_a = orig_hpos[h * V + a_] & ~pb
+                    gone_b = orig_hpos[h * V + b_] & ~pb
+                    par = tuple(
+                        (var * V + x) << 1
+                        for var in bits(gone_a | gone_b)
+                        for x in (a_, b_)
+                        if (gone_a if x == a_ else gone_b) >> var & 1
+                    )
                     for var, x in elims:
                         out.append(item((var * V + x) << 1, par))
         if out:
             return out
-        # naked pairs (one of the two cells lost a candidate)
+        # naked pairs (one of the two cells lost a candidate), in houses of four open cells or
+        # more, SE's houses in order, cell pairs by their later cell
         shrunk_pairs = 0
         for var in compress(range(len(cand)), map(ne, cand, orig_cand)):
             if cand[var].bit_count() == 2:
                 shrunk_pairs |= 1 << var
         house_masks = self.house_masks
-        for h, cells in enumerate(houses.cells):
-            if not dirty[h] or not house_masks[h] & shrunk_pairs:
+        for h in order.sets:
+            if not dirty[h] or not house_masks[h] & shrunk_pairs or open_in[h] < 4:
                 continue
-            pairs: dict[int, list[int]] = {}
-            for var in cells:
-                if cand[var].bit_count() == 2:
-                    pairs.setdefault(cand[var], []).append(var)
-            for mask, group in pairs.items():
-                if len(group) != 2:
-                    continue
-                par = tuple(
-                    (var * V + x) << 1 for var in group for x in values_of(orig_cand[var] & ~mask)
-                )
-                if not par:
-                    continue
-                for var in cells:
-                    if var in group:
+            cells = houses.cells[h]
+            twos = [var for var in cells if cand[var].bit_count() == 2]
+            for j, second in enumerate(twos):
+                mask = cand[second]
+                for first in twos[:j]:
+                    if cand[first] != mask:
                         continue
-                    for x in values_of(cand[var] & mask):
-                        out.append(item((var * V + x) << 1, par))
+                    par = tuple(
+                        (var * V + x) << 1
+                        for var in (first, second)
+                        for x in values_of(orig_cand[var] & ~mask)
+                    )
+                    if not par:
+                        continue
+                    for var in cells:
+                        if var in (first, second):
+                            continue
+                        for x in values_of(cand[var] & mask):
+                            out.append(item((var * V + x) << 1, par))
         if out:
             return out
-        # X-wings
+        # X-wings: columns as base lines first, then rows; pairs of base lines by the later
+        # one, then values; only for a value placed at most V - 4 times (SE's Fisherman)
         line_index = self.lookups.line_index
-        for orientation, (base, cover) in enumerate(self.lookups.lines):
+        placed = self.placed_counts()
+        wings = []
+        for turn, orientation in enumerate(order.fish_orientations):
+            base, cover = self.lookups.lines[orientation]
             base_changed = 0
             for h in base:
                 base_changed |= dirty[h]
             for v in bits(base_changed):
+                if placed[v] + 4 > V:
+                    continue
                 # an X-wing rests on a removed candidate through a base line that lost a place
                 bit = 1 << v
                 for h in base:
@@ -971,7 +1055,7 @@ class ChainSearch:
                 else:
                     continue
                 spots: dict[int, list[int]] = {}
-                for h in base:
+                for j, h in enumerate(base):
                     pm = hpos[h * V + v]
                     if pm.bit_count() != 2:
                         continue
@@ -979,25 +1063,27 @@ class ChainSearch:
                     second = line_index.get((pm.bit_length() - 1) * 2 + orientation)
                     if first is None or second is None:  # a line that need not hold every value
                         continue
-                    spots.setdefault(1 << first | 1 << second, []).append(h)
+                    spots.setdefault(1 << first | 1 << second, []).append(j)
                 for key, group in spots.items():
-                    if len(group) < 2:
-                        continue
                     for i in range(len(group)):
-                        for j in range(i + 1, len(group)):
-                            h1, h2 = group[i], group[j]
+                        for k in range(i + 1, len(group)):
+                            j1, j2 = group[i], group[k]
+                            h1, h2 = base[j1], base[j2]
                             inside = hpos[h1 * V + v] | hpos[h2 * V + v]
                             elim = 0
-                            for k in bits(key):
-                                elim |= hpos[cover[k] * V + v]
+                            for c in bits(key):
+                                elim |= hpos[cover[c] * V + v]
                             elim &= ~inside
                             if not elim:
                                 continue
                             par = removed_in(h1, v) + removed_in(h2, v)
-                            if not par:
-                                continue
-                            for q in bits(elim):
-                                out.append(item((q * V + v) << 1, par))
+                            if par:
+                                wings.append((turn, j2, j1, v, elim, par))
+        if wings:
+            wings.sort()
+            for *_key, v, elim, par in wings:
+                for q in bits(elim):
+                    out.append(item((q * V + v) << 1, par))
         if out or self.nesting < 2:
             return out
         # inner chains
