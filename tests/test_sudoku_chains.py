@@ -723,3 +723,51 @@ def test_x_wings_nested_in_a_chain_come_on_base_columns_before_base_rows():
     assert [(t, par) for t, _a, par, _n in found] == expected
     values = [(t >> 1) % V for t, _a, _par, _n in found]
     assert values == sorted(values, reverse=True) and set(values) == {0, 1}
+
+
+def test_cell_and_region_chains_list_their_conclusions_as_the_first_branch_met_them():
+    """SE's cell and region forcing chains keep what every branch concludes in the order the
+    first branch (the cell's lowest value, the value's first place) met it: on that order
+    rest the ties between hints of one rating and length."""
+    puzzle, state, _solution, engine = stuck_before_chains(32)
+    search = ChainSearch(Context(puzzle.model, state, engine))
+    V, grid = search.V, search.grid
+    hints = sorted(search.dynamic_hints("dynamic"), key=lambda h: h.order)
+
+    def target(hint) -> int:
+        if hint.placements:
+            ((var, x),) = hint.placements
+            return ((var * V + x) << 1) | 1
+        ((var, x),) = hint.eliminations
+        return (var * V + x) << 1
+
+    checked = 0
+    for kind in ("cell", "region"):
+        by_source: dict = {}
+        for hint in hints:
+            if hint.kind == kind:
+                by_source.setdefault(hint.source[0], []).append(target(hint))
+        for source, targets in by_source.items():
+            if kind == "cell":
+                var, v = source, (grid.cand[source] & -grid.cand[source]).bit_length() - 1
+            else:
+                house, v = source
+                places = grid.hpos[house * V + v]
+                var = (places & -places).bit_length() - 1
+            first = search.propagate(((var * V + v) << 1) | 1, True, True)
+            met = [*first.on, *first.off]
+            assert targets == sorted(targets, key=met.index), (kind, source)
+            checked += len(targets) > 1 and targets != sorted(targets)
+    assert checked
+    # and a place's region chains go box, row, column (SE's Grid.getRegionTypes)
+    shapes: dict[tuple[int, int], list[str]] = {}
+    for hint in hints:
+        if hint.kind == "region":
+            house, v = hint.source[0]
+            places = grid.hpos[house * V + v]
+            first_shape = shapes.setdefault(((places & -places).bit_length() - 1, v), [])
+            if search.houses.shape[house] not in first_shape:
+                first_shape.append(search.houses.shape[house])
+    rank = ["box", "row", "column"]
+    assert all(found == sorted(found, key=rank.index) for found in shapes.values())
+    assert any(len(found) > 1 for found in shapes.values())

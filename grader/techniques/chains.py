@@ -146,7 +146,8 @@ class Lookups:
     peer_masks: list[int]
     house_masks: list[int]
     cover_of_var: tuple[tuple[int, ...], ...]
-    """Per cell, its covering houses (the only ones with strong links)."""
+    """Per cell, its covering houses (the only ones with strong links), in the order of
+    :attr:`chain_houses` (SE's region chains go box, row, column)."""
     chain_houses: tuple[tuple[int, ...], ...]
     """Per cell, its houses in the order SE's chains visit them: boxes, rows, then columns."""
     chain_peers: tuple[tuple[int, ...], ...]
@@ -241,7 +242,7 @@ def model_lookups(houses: Houses, n_vars: int) -> Lookups:
             seen |= masks[-1]
         chain_peers.append(tuple(masks))
     cover_of_var = tuple(
-        tuple(h for h in houses.of_var[var] if houses.covering[h]) for var in range(n_vars)
+        tuple(h for h in chain_houses[var] if houses.covering[h]) for var in range(n_vars)
     )
     rows = [h for h, s in enumerate(houses.shape) if s == "row" and houses.covering[h]]
     cols = [h for h, s in enumerate(houses.shape) if s == "column" and houses.covering[h]]
@@ -1310,13 +1311,15 @@ class ChainSearch:
             self.add_common(add, base, results, 6, "region", (h, v), h)
 
     def add_common(self, add, base, results, sort_key, kind, source, start_cause) -> None:
-        """Hints for what every branch (a cell's candidates, a value's places) concludes."""
+        """Hints for what every branch (a cell's candidates, a value's places) concludes, in
+        the order the first branch met them (SE's cellToOn and regionToOn sets)."""
         common_on = set(results[0].on)
         common_off = set(results[0].off)
         for r in results[1:]:
             common_on &= r.on.keys()
             common_off &= r.off.keys()
-        for t in sorted(common_on) + sorted(common_off):
+        found_on = [t for t in results[0].on if t in common_on]
+        for t in found_on + [t for t in results[0].off if t in common_off]:
             table = "on" if t & 1 else "off"
             cx = sum(getattr(r, table)[t].bit_count() for r in results)
             self.add_target(add, base, cx, sort_key, kind, t, results, source, start_cause)
