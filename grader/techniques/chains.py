@@ -440,13 +440,14 @@ class ChainSearch:
         return self.placed()[0]
 
     def placed(self) -> tuple[list[int], list[int]]:
+        """Per value its placed cells, per house its open cells (memoized on the state)."""
         found = self.ctx.memo.get("chain placed")
         if found is None:
-            state, peers = self.ctx.state, self.houses.peers
+            state = self.ctx.state
             counts = [0] * self.V
             placed_mask = 0
             for var, mask in enumerate(state):
-                if is_single(mask) and not any(state[p] & mask for p in peers[var]):
+                if mask and self.houses.placed(state, var):
                     counts[mask.bit_length() - 1] += 1
                     placed_mask |= 1 << var
             open_in = [(m & ~placed_mask).bit_count() for m in self.house_masks]
