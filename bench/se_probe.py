@@ -72,9 +72,11 @@ def our_search(text: str, level: int):
     return ChainSearch(Context(puzzle.model, state, engine), level)
 
 
-def name(pid: int, V: int) -> str:
-    var, v = divmod(pid >> 1, V)
-    return f"r{var // 9 + 1}c{var % 9 + 1}{'=' if pid & 1 else '!='}{v + 1}"
+def name(search, pid: int) -> str:
+    """A potential as SE's probe writes it: ``r7c4=3`` (on) or ``r7c4!=3`` (off)."""
+    model = search.ctx.model
+    var, v = divmod(pid >> 1, search.V)
+    return f"{model.name(var)}{'=' if pid & 1 else '!='}{model.symbol(v)}"
 
 
 def hints(text: str, level: int, classpath: str) -> None:
@@ -82,11 +84,12 @@ def hints(text: str, level: int, classpath: str) -> None:
     for _, rating, nodes, flat, what in run_se(classpath, ["hints", text, str(level)]):
         print(f"  {rating:>5} {nodes:>5} ({flat:>4})  {what}")
     search = our_search(text, level)
-    print(f"ours, nesting {level}: rating, nodes, kind, source")
+    print(f"ours, nesting {level}: rating, nodes (flat), kind, source")
     for h in sorted(search.dynamic_hints("dynamic")):
         source = h.source[0]
-        shown = name(source, search.V) if isinstance(source, int) else str(source)
-        print(f"  {h.difficulty:5.1f} {h.complexity:>5}         {h.kind} from {shown}")
+        shown = name(search, source) if isinstance(source, int) else str(source)
+        flat = h.complexity - sum(inner.complexity for inner in h.nested)
+        print(f"  {h.difficulty:5.1f} {h.complexity:>5} ({flat:>4})  {h.kind} from {shown}")
 
 
 def trace(text: str, level: int, start: str, classpath: str) -> None:
@@ -103,7 +106,7 @@ def trace(text: str, level: int, start: str, classpath: str) -> None:
     V = search.V
     pid = (((int(row) - 1) * 9 + int(col) - 1) * V + int(value) - 1) << 1 | on
     res = search.propagate(pid, True, True)
-    ours = {"on": [name(p, V) for p in res.on], "off": [name(p, V) for p in res.off]}
+    ours = {"on": [name(search, p) for p in res.on], "off": [name(search, p) for p in res.off]}
     why = {line[1]: line[3] for line in se if line[0] == "off" and len(line) > 3}
     for table in ("on", "off"):
         theirs = [line[1] for line in se if line[0] == table]
@@ -124,7 +127,7 @@ def trace(text: str, level: int, start: str, classpath: str) -> None:
     found = [line[1] for line in se if line[0] == "contradiction"]
     print(
         f"contradiction: SE {found[0] if found else 'none'}, ours "
-        f"{name(res.contradiction[0], V) if res.contradiction else 'none'}"
+        f"{name(search, res.contradiction[0]) if res.contradiction else 'none'}"
     )
 
 

@@ -49,7 +49,7 @@ from grader.model import Model, State, is_single, values_of
 from grader.step import Step
 from grader.technique import Context, Technique
 from grader.techniques.chain_reach import StaticReach, nishio_may_find
-from grader.techniques.houses import Houses, houses_of
+from grader.techniques.houses import Houses, houses_of, open_in, placed_cells
 
 STATIC_MODES = ("static", "multiple")
 """The chain kinds that follow the grid's static links only."""
@@ -430,28 +430,18 @@ class ChainSearch:
         sub.link_memo = {}
         return sub
 
-    def open_cells(self) -> list[int]:
-        """Per house, its open cells in the state searched (SE's empty cells: inner searches
-        count those of the state, not of the grid a chain emptied)."""
-        return self.placed()[1]
-
-    def placed_counts(self) -> list[int]:
-        """Per value, how many cells of the state searched are placed with it."""
-        return self.placed()[0]
-
     def placed(self) -> tuple[list[int], list[int]]:
-        """Per value its placed cells, per house its open cells (memoized on the state)."""
-        found = self.ctx.memo.get("chain placed")
+        """Per value, how many cells of the state searched are placed with it; per house, how
+        many of its cells are open (SE's empty cells: inner searches count those of the state,
+        not of the grid a chain emptied). Memoized on the state."""
+        ctx = self.ctx
+        found = ctx.memo.get("chain placed")
         if found is None:
-            state = self.ctx.state
+            open_counts = [len(open_in(ctx, self.houses, h)) for h in range(len(self.houses.cells))]
             counts = [0] * self.V
-            placed_mask = 0
-            for var, mask in enumerate(state):
-                if mask and self.houses.placed(state, var):
-                    counts[mask.bit_length() - 1] += 1
-                    placed_mask |= 1 << var
-            open_in = [(m & ~placed_mask).bit_count() for m in self.house_masks]
-            found = self.ctx.memo["chain placed"] = (counts, open_in)
+            for var in placed_cells(ctx):  # every cell's house was read just above
+                counts[ctx.state[var].bit_length() - 1] += 1
+            found = ctx.memo["chain placed"] = (counts, open_counts)
         return found
 
     def check_time(self) -> None:
@@ -966,12 +956,12 @@ class ChainSearch:
                 for q in bits(elim):
                     out.append(item((q * V + v) << 1, par))
             return out
-        open_in = self.open_cells()
+        placed, open_count = self.placed()
         # hidden pairs (one of the two values lost a place in the house), in houses of more
         # than four open cells, SE's houses in order, value pairs by their larger value
         for h in order.sets:
             changed_values = dirty[h]
-            if not covering[h] or not changed_values or open_in[h] <= 4:
+            if not covering[h] or not changed_values or open_count[h] <= 4:
                 continue
             row = hpos[h * V : h * V + V]
             rest = changed_values
@@ -993,13 +983,13 @@ class ChainSearch:
                     elims = [(var, x) for var in bits(pb) for x in values_of(cand[var] & ~keep)]
                     if not elims:
                         continue
-                    gone_a = orig_hpos[h * V + a_] & ~pb
-                    gone_b = orig_hpos[h * V + b_] & ~pb
+                    # SE's parents: cell by cell, the pair's values each lost there
+                    lost = ((a_, orig_hpos[h * V + a_] & ~pb), (b_, orig_hpos[h * V + b_] & ~pb))
                     par = tuple(
                         (var * V + x) << 1
-                        for var in bits(gone_a | gone_b)
-                        for x in (a_, b_)
-                        if (gone_a if x == a_ else gone_b) >> var & 1
+                        for var in bits(lost[0][1] | lost[1][1])
+                        for x, gone in lost
+                        if gone >> var & 1
                     )
                     for var, x in elims:
                         out.append(item((var * V + x) << 1, par))
@@ -1013,7 +1003,7 @@ class ChainSearch:
                 shrunk_pairs |= 1 << var
         house_masks = self.house_masks
         for h in order.sets:
-            if not dirty[h] or not house_masks[h] & shrunk_pairs or open_in[h] < 4:
+            if not dirty[h] or not house_masks[h] & shrunk_pairs or open_count[h] < 4:
                 continue
             cells = houses.cells[h]
             twos = [var for var in cells if cand[var].bit_count() == 2]
@@ -1039,7 +1029,6 @@ class ChainSearch:
         # X-wings: columns as base lines first, then rows; pairs of base lines by the later
         # one, then values; only for a value placed at most V - 4 times (SE's Fisherman)
         line_index = self.lookups.line_index
-        placed = self.placed_counts()
         wings = []
         for turn, orientation in enumerate(order.fish_orientations):
             base, cover = self.lookups.lines[orientation]
