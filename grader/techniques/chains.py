@@ -37,11 +37,13 @@ value must appear (a latin siteswap with holes has houses that do not hold every
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import ne
+from typing import Any
 
 from grader.evidence import Evidence
 from grader.explain import Explainer
@@ -87,7 +89,9 @@ class Hint:
     kind: str = field(compare=False)
     placements: tuple = field(compare=False, default=())
     eliminations: tuple = field(compare=False, default=())
-    chains: tuple = field(compare=False, default=())
+    paths: tuple = field(compare=False, default=())
+    """Each chain's main line, assumption first, as found (static chains); dynamic chains
+    leave it to :attr:`chains`, which reads them from ``sources`` when asked."""
     source: tuple = field(compare=False, default=())
     sources: tuple = field(compare=False, default=())
     """(parents, causes, target, start cause) per chain of a dynamic chain, for the rule
@@ -104,9 +108,20 @@ class Hint:
         """What SE ranks hints by (the compared fields, in their order)."""
         return (self.difficulty, self.complexity, self.sort_key, self.order)
 
+    @property
+    def chains(self) -> tuple[list[int], ...]:
+        """Each chain's main line of implications (first parents), assumption first: made
+        only for the hints a step shows, not for every hint an inner search ranks."""
+        if not self.paths and self.sources:
+            self.paths = tuple(chain_from(parents, end) for parents, _c, end, _s in self.sources)
+        return self.paths
+
 
 class Grid:
     """The candidates of the open cells (placed cells have none), with lookups by house."""
+
+    arrays: tuple = None  # type: ignore[assignment]
+    """The grid as the compiled propagation reads it, made on first use (empty: none)."""
 
     def __init__(
         self, houses: Houses, state: State, n_values: int, house_masks: list[int] | None = None
@@ -292,7 +307,11 @@ class Propagation:
 
     def __init__(self) -> None:
         self.on: dict[int, int] = {}
+        """Potentials forced on, in the order met, each with a bitset whose bits count its
+        nodes (itself and every assumption it depends on): in Python its ancestors, from the
+        compiled kernel as many low bits."""
         self.off: dict[int, int] = {}
+        """Potentials forced off, as :attr:`on`."""
         self.parents: dict[int, tuple[int, ...]] = {}
         self.causes: dict[int, int] = {}
         self.nest: dict[int, int] = {}
@@ -374,6 +393,24 @@ class InnerHints:
         self.current[(rule, level, tuple(cand))] = (asker, hints)
 
 
+_COMPILED: list[Any] = []
+
+
+def compiled() -> Any:
+    """The compiled propagation (:mod:`grader.techniques.chain_jit`), imported on first use, so
+    that grading that needs no chain never loads numba; None without numba, or with
+    ``GRADER_NO_JIT`` set."""
+    if not _COMPILED:
+        module = None
+        if not os.environ.get("GRADER_NO_JIT"):
+            try:
+                from grader.techniques import chain_jit as module
+            except Exception:  # no numba, or one that cannot compile or cache here
+                module = None
+        _COMPILED.append(module)
+    return _COMPILED[0]
+
+
 class ChainSearch:
     """Chain searches over one state."""
 
@@ -384,6 +421,10 @@ class ChainSearch:
     best_only: bool = False
     """Build only the hints that rank first so far (:meth:`dynamic_hints`): for a caller that
     takes the cheapest hint alone, not for inner searches, which use every hint."""
+
+    use_jit: bool = True
+    """Propagate without nested rules by the compiled kernel when numba is there. Off in
+    tests, to compare with the Python propagation."""
 
     bivalue_twins: bool = True
     """Propagate "not v" in a bivalue cell (dynamic chains) only when "the other value"
@@ -672,7 +713,7 @@ class ChainSearch:
                         0,
                         "x-cycle" if not use_y else ("y-cycle" if not use_x else "xy-cycle"),
                         eliminations=tuple(elims),
-                        chains=(path,),
+                        paths=(path,),
                         source=(source,),
                     )
                 )
@@ -753,7 +794,7 @@ class ChainSearch:
                     "forcing-chain" if use_y else "forcing-x-chain",
                     placements=places,
                     eliminations=elims,
-                    chains=(path,),
+                    paths=(path,),
                     source=(source,),
                 )
             )
@@ -762,6 +803,44 @@ class ChainSearch:
     # -- propagation (Nishio, multiple, dynamic) ---------------------------------------------
 
     def propagate(self, start: int, dynamic: bool, use_y: bool) -> Propagation:
+        """What follows from the potential ``start`` (on when odd): by the grid's links alone,
+        or (``dynamic``) with the grid emptying as the chain goes and the rules nested at this
+        search's level; dynamic without nested rules, compiled when numba is there (the same
+        result: :mod:`grader.techniques.chain_jit`)."""
+        if dynamic and self.use_jit and not self.nesting:
+            arrays = self.jit_arrays()
+            if arrays is not None:
+                jit, model_arrays, grid_arrays = arrays
+                return jit.propagate(model_arrays, grid_arrays, start, dynamic, use_y)
+        return self.propagate_here(start, dynamic, use_y)
+
+    def jit_arrays(self) -> tuple[Any, Any, Any] | None:
+        """The compiled module with this model's and this grid's arrays, made on first use;
+        None without numba or for a model too large for the kernel."""
+        grid = self.grid
+        found = grid.arrays
+        if found is None:
+            jit = compiled()
+            model_arrays = None
+            if jit is not None:
+                memo = self.ctx.model.memo
+                model_arrays = memo.get("chain jit arrays", False)
+                if model_arrays is False:
+                    model_arrays = None
+                    if jit.fits(self.houses, grid.N, self.V):
+                        lookups = self.lookups
+                        model_arrays = jit.ModelArrays(
+                            self.houses, lookups.chain_peers, lookups.chain_houses, self.V
+                        )
+                    memo["chain jit arrays"] = model_arrays
+            if model_arrays is None:
+                found = grid.arrays = ()
+            else:
+                found = grid.arrays = (jit, model_arrays, jit.GridArrays(model_arrays, grid.cand))
+        return found or None
+
+    def propagate_here(self, start: int, dynamic: bool, use_y: bool) -> Propagation:
+        """:meth:`propagate` in Python: the reference the compiled one follows."""
         g = self.grid
         V = self.V
         res = Propagation()
@@ -1335,9 +1414,8 @@ class ChainSearch:
             if self.nesting >= 2:
                 for r in results:
                     nested.extend(h for h in r.nested_of((t,)) if h not in nested)
-            chains = tuple(chain_from(r.parents, t) for r in results)
             sources = tuple((r.parents, r.causes, t, start_cause) for r in results)
-            return rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested)
+            return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
 
         add(rating(base, cx), cx, sort_key, build)
 
@@ -1351,9 +1429,8 @@ class ChainSearch:
             cx += sum(h.complexity for h in nested)
 
         def build() -> Hint:
-            chains = (chain_from(res.parents, a), chain_from(res.parents, b))
             sources = ((res.parents, res.causes, a, None), (res.parents, res.causes, b, None))
-            return rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested)
+            return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
 
         add(rating(base, cx), cx, sort_key, build)
 
@@ -1363,7 +1440,7 @@ def rating(base: float, cx: int) -> float:
     return round(base + length_bonus(cx), 1)
 
 
-def rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nested) -> Hint:
+def rated(base, cx, sort_key, kind, places, elims, source, sources, nested) -> Hint:
     """A dynamic chain's hint: SE's rating (base plus the length bonus of ``cx`` nodes)."""
     return Hint(
         rating(base, cx),
@@ -1373,7 +1450,6 @@ def rated(base, cx, sort_key, kind, places, elims, chains, source, sources, nest
         kind,
         placements=places,
         eliminations=elims,
-        chains=chains,
         source=(source,),
         sources=sources,
         nested=tuple(nested),
@@ -1585,7 +1661,7 @@ class StaticImplications:
             "forcing-chain",
             placements=places,
             eliminations=elims,
-            chains=(path,),
+            paths=(path,),
             source=(source,),
             static_paths=((path, None),),
         )
@@ -1644,7 +1720,7 @@ class StaticImplications:
                         kind,
                         placements=places,
                         eliminations=elims,
-                        chains=tuple(paths),
+                        paths=tuple(paths),
                         source=(source,),
                         static_paths=tuple((path, start_cause) for path in paths),
                     )

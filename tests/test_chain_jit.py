@@ -1,0 +1,152 @@
+"""The compiled propagation (numba) against the Python one it follows: the same potentials in
+the same order with the same node counts, parents, causes and contradiction, on every
+assumption of grids of each family that has chains; and the same steps and reports."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_sudoku_chains import latin_siteswap_states, reach_states, stuck_before_chains
+from test_technique_examples import document
+
+from grader import grade
+from grader.grading import GradeOptions
+from grader.registry import families
+from grader.technique import Context
+from grader.techniques.chains import ChainSearch, compiled
+from grader.testing.examples import replay
+
+
+@cache
+def stuck():
+    """A generated 9x9 stuck before chains (model, state, solution, engine)."""
+    return stuck_before_chains(32)
+
+
+def outcome(res) -> tuple:
+    """Everything a search reads of a propagation."""
+    return (
+        [(t, a.bit_count()) for t, a in res.on.items()],
+        [(t, a.bit_count()) for t, a in res.off.items()],
+        res.parents,
+        res.causes,
+        res.contradiction,
+        res.nested,
+    )
+
+
+def assert_same_propagations(search: ChainSearch, starts=None) -> int:
+    """Every assumption of ``search``'s grid (on and off, with and without cell links)
+    propagated both ways; returns how many."""
+    assert compiled() is not None, "numba is a dependency: the compiled propagation must load"
+    assert search.jit_arrays() is not None
+    V = search.V
+    if starts is None:
+        starts = [
+            s
+            for var, m in enumerate(search.grid.cand)
+            for v in range(V)
+            if m >> v & 1
+            for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
+        ]
+    for use_y in (True, False):
+        for start in starts:
+            fast = search.propagate(start, True, use_y)
+            assert type(fast).__name__ == "CompiledPropagation"
+            slow = search.propagate_here(start, True, use_y)
+            assert outcome(fast) == outcome(slow), (start, use_y)
+    return len(starts)
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "options"),
+    [
+        ("sudoku", (9, 9), {}),
+        ("sudoku", (6, 6), {}),
+        ("siteswap", "HOLE", {}),
+    ],
+)
+def test_the_compiled_propagation_is_the_python_one(name, size, options):
+    # grids stuck before chains, random partial grids as they start and settled
+    states = reach_states(name, size, options, f"jit {name}", (1, 32))
+    contradictions = 0
+    for model, state, engine in states[::3]:
+        search = ChainSearch(Context(model, list(state), engine))
+        assert_same_propagations(search)
+        V = search.V
+        contradictions += sum(
+            search.propagate((var * V + v) << 1 | 1, True, True).contradiction is not None
+            for var, m in enumerate(search.grid.cand)
+            for v in range(V)
+            if m >> v & 1
+        )
+    assert contradictions  # the early ends were met too
+
+
+def test_the_compiled_propagation_is_the_python_one_on_latin_siteswaps():
+    for model, state, engine in latin_siteswap_states(4):
+        assert_same_propagations(ChainSearch(Context(model, list(state), engine)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 12))
+def test_emptied_grids_propagate_alike(seed, removed):
+    """Grids a chain empties (inner searches): candidates of a stuck grid removed at random."""
+    puzzle, state, _solution, engine = stuck()
+    rng = random.Random(seed)
+    outer = ChainSearch(Context(puzzle.model, list(state), engine))
+    V = outer.V
+    cand = list(outer.grid.cand)
+    options = [(var, v) for var, m in enumerate(cand) if m.bit_count() > 1 for v in range(V)]
+    options = [(var, v) for var, v in options if cand[var] >> v & 1]
+    for var, v in rng.sample(options, min(removed, len(options))):
+        if cand[var].bit_count() > 1:
+            cand[var] &= ~(1 << v)
+    inner = outer.inner(cand, 0)
+    starts = [
+        s
+        for var, m in enumerate(cand)
+        for v in range(V)
+        if m >> v & 1
+        for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
+    ]
+    assert_same_propagations(inner, rng.sample(starts, min(60, len(starts))))
+
+
+@pytest.mark.parametrize(
+    "technique", ["nishio", "dynamic-forcing-chains", "nested-dynamic-forcing-chains"]
+)
+def test_chain_steps_are_the_same_without_the_compiled_propagation(monkeypatch, technique):
+    family = families()["sudoku"]
+    entry = document("sudoku")["examples"][technique]
+    steps = {}
+    for use_jit in (True, False):
+        monkeypatch.setattr(ChainSearch, "use_jit", use_jit)
+        steps[use_jit] = replay(family, technique, entry).run.steps
+    assert steps[True] == steps[False]
+    assert steps[True] and all(s.technique == technique for s in steps[True])
+
+
+def test_reports_are_the_same_without_the_compiled_propagation(monkeypatch):
+    # a generated sudoku graded whole, trace included, without the cheaper chains, so that
+    # its hard steps are dynamic forcing chains
+    puzzle = stuck()[0]
+    options = GradeOptions(techniques=WITHOUT_CHEAPER_CHAINS)
+    reports = {}
+    for use_jit in (True, False):
+        monkeypatch.setattr(ChainSearch, "use_jit", use_jit)
+        report = grade(puzzle, options).to_dict(trace=True)
+        report.pop("seconds", None)
+        reports[use_jit] = report
+    assert reports[True] == reports[False]
+    assert reports[True]["techniques"]["dynamic-forcing-chains"]["count"] >= 3
+
+
+WITHOUT_CHEAPER_CHAINS = (
+    "-forcing-chains,-nishio,-multiple-forcing-chains,-aligned-pair-exclusion,"
+    "-aligned-triplet-exclusion"
+)
