@@ -76,7 +76,7 @@ class ModelArrays:
         fan = 2 + max(V, size)  # parents: the potential before, what its cell or house lost
         self.nodes = [(1 << count) - 1 for count in range(potentials + 1)]
         """Per node count, a bitset of as many bits (what a :class:`Propagation` holds)."""
-        self.slot_of = np.empty(potentials, np.int64)
+        self.slot_of = np.full(potentials, -1, np.int64)  # the kernel leaves it so
         self.pots = np.empty(potentials, np.int64)
         self.ancestors = np.empty((potentials, self.words), np.uint64)
         self.queue_on = np.empty(potentials, np.int64)
@@ -243,6 +243,15 @@ def propagate(model: ModelArrays, grid: GridArrays, start: int, dynamic: bool, u
 
 
 @numba.njit(cache=True)
+def popcount(x):  # pragma: no cover - compiled
+    """The bits set in a 64-bit word."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@numba.njit(cache=True)
 def kernel(  # pragma: no cover - compiled
     start,
     dynamic,
@@ -279,7 +288,6 @@ def kernel(  # pragma: no cover - compiled
     W = anc.shape[1]
     cand = cand0.copy()
     places = places0.copy()
-    slot_of[:] = -1
     n = 0
     n_links = 0
     head_on = tail_on = head_off = tail_off = 0
@@ -463,15 +471,13 @@ def kernel(  # pragma: no cover - compiled
             if (t & 1) == want:
                 count = 0
                 for w in range(W):
-                    x = anc[s, w]
-                    while x:
-                        x &= x - np.uint64(1)
-                        count += 1
+                    count += np.int64(popcount(anc[s, w]))
                 reached[k] = t
                 reached[k + 1] = count
                 k += 2
     n_on = 0
     for s in range(n):
         n_on += pots[s] & 1
+        slot_of[pots[s]] = -1  # as it was: -1 everywhere
     # copies: the work space is the model's, and another thread may grade the same model next
     return n_on, reached[:k].copy(), (links[:n_links].copy(), index[: 2 * n].copy()), a_out, b_out

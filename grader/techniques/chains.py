@@ -40,6 +40,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import ne
@@ -94,7 +95,7 @@ class Hint:
     leave it to :attr:`chains`, which reads them from ``sources`` when asked."""
     source: tuple = field(compare=False, default=())
     sources: tuple = field(compare=False, default=())
-    """(parents, causes, target, start cause) per chain of a dynamic chain, for the rule
+    """(propagation, target, start cause) per chain of a dynamic chain, for the rule
     parents of a nested hint (top-level static chains are never nested: they keep none)."""
     static_paths: tuple = field(compare=False, default=())
     """(path, start cause) per chain of a static chain of an inner search, whose rule parents
@@ -113,7 +114,7 @@ class Hint:
         """Each chain's main line of implications (first parents), assumption first: made
         only for the hints a step shows, not for every hint an inner search ranks."""
         if not self.paths and self.sources:
-            self.paths = tuple(chain_from(parents, end) for parents, _c, end, _s in self.sources)
+            self.paths = tuple(chain_from(res.parents, end) for res, end, _s in self.sources)
         return self.paths
 
 
@@ -1382,11 +1383,13 @@ class ChainSearch:
     def add_common(self, add, base, results, sort_key, kind, source, start_cause) -> None:
         """Hints for what every branch (a cell's candidates, a value's places) concludes, in
         the order the first branch met them (SE's cellToOn and regionToOn sets)."""
-        common_on = set(results[0].on)
-        common_off = set(results[0].off)
+        common_on: AbstractSet[int] = results[0].on.keys()
+        common_off: AbstractSet[int] = results[0].off.keys()
         for r in results[1:]:
-            common_on &= r.on.keys()
-            common_off &= r.off.keys()
+            common_on = r.on.keys() & common_on
+            common_off = r.off.keys() & common_off
+            if not common_on and not common_off:
+                return
         found_on = [t for t in results[0].on if t in common_on]
         for t in found_on + [t for t in results[0].off if t in common_off]:
             table = "on" if t & 1 else "off"
@@ -1414,7 +1417,7 @@ class ChainSearch:
             if self.nesting >= 2:
                 for r in results:
                     nested.extend(h for h in r.nested_of((t,)) if h not in nested)
-            sources = tuple((r.parents, r.causes, t, start_cause) for r in results)
+            sources = tuple((r, t, start_cause) for r in results)
             return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
 
         add(rating(base, cx), cx, sort_key, build)
@@ -1429,7 +1432,7 @@ class ChainSearch:
             cx += sum(h.complexity for h in nested)
 
         def build() -> Hint:
-            sources = ((res.parents, res.causes, a, None), (res.parents, res.causes, b, None))
+            sources = ((res, a, None), (res, b, None))
             return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
 
         add(rating(base, cx), cx, sort_key, build)
@@ -1477,7 +1480,8 @@ def rule_parents(
                 path, start_cause, V, cover_of_var, orig_cand, cand, orig_hpos, hpos, out
             )
         return tuple(out)
-    for parents, causes, target, start_cause in hint.sources:
+    for res, target, start_cause in hint.sources:
+        parents, causes = res.parents, res.causes
         todo = [target]
         seen = {target}
         while todo:
