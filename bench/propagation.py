@@ -5,11 +5,13 @@ chains until stuck; on each stuck grid ``ChainSearch.propagate`` then runs from 
 (each candidate assumed on, then off), dynamic, at each ``--nesting`` level (0: the grid only;
 1: with the pair rules nested; 2 and up: with inner chains too). The least CPU time of
 ``--runs`` passes is printed per level, in microseconds per potential reached, with a digest of
-every propagation's outcome (potentials, ancestors, parents, causes, contradiction), so a change
-to the propagation is shown to leave its results alone. Loading and the stuck grids are left
-out of the time. With ``--against`` both checkouts take turns for ``--rounds`` rounds and each
-side's least time counts: the measure for a change of a few per cent in the chains' inner loop,
-which whole-puzzle timings on a shared machine cannot see.
+every propagation's outcome (potentials, node counts, parents, causes, contradiction), so a
+change to the propagation is shown to leave its results alone. Nesting 0 runs compiled when
+numba is there (``grader/techniques/chain_jit.py``); ``GRADER_NO_JIT=1`` times the Python one.
+Loading and the stuck grids are left out of the time. With ``--against`` both checkouts take
+turns for ``--rounds`` rounds and each side's least time counts: the measure for a change of a
+few per cent in the chains' inner loop, which whole-puzzle timings on a shared machine cannot
+see.
 
     git worktree add --detach /tmp/old <commit>
     python bench/propagation.py --against /tmp/old                 # SE >= 8.5, every 6th
@@ -63,7 +65,8 @@ for nesting in levels:
             for found in results:
                 for r in found:
                     reached += len(r.on) + len(r.off)
-                    digest.update(repr((sorted(r.on.items()), sorted(r.off.items()),
+                    digest.update(repr((sorted((t, a.bit_count()) for t, a in r.on.items()),
+                        sorted((t, a.bit_count()) for t, a in r.off.items()),
                         sorted(r.parents.items()), sorted(r.causes.items()),
                         r.contradiction, sorted(r.nest.items()))).encode())
         del results
