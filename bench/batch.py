@@ -3,8 +3,10 @@ with ``--sudoku``, memory instead: max RSS while grading 2,000 sudokus in one pr
 
     nice python bench/batch.py [--count 10000] [--workers 1 2] [--seed 1]
     nice python bench/batch.py --sudoku [--count 2000] [--seed 1]
+    nice python bench/batch.py --sudoku --min-se 8.5 --count 176    # dynamic chains (numba)
 
-The sudokus are the shared SE-rated set's puzzles below SE 6.0, each copied under random sudoku
+The sudokus are the shared SE-rated set's puzzles below SE 6.0 (``--min-se``: from that rating
+up instead), each copied under random sudoku
 symmetries (band, stack, row, column moves, transposition, relabelling) until there are
 ``--count`` of them; each is loaded, graded and dropped, as a batch worker does, and the max RSS
 is printed after every quarter: a flat column means nothing is kept per puzzle.
@@ -101,8 +103,9 @@ def symmetric_copy(text: str, rng: random.Random) -> str:
     return "".join(out)
 
 
-def sudoku_memory(count: int, seed: int) -> None:
-    """Grade ``count`` sudokus one by one in this process, printing max RSS every quarter."""
+def sudoku_memory(count: int, seed: int, min_se: float | None = None) -> None:
+    """Grade ``count`` sudokus one by one in this process, printing max RSS every quarter (and
+    before the first, after loading)."""
     import csv
 
     from grader.grading import grade
@@ -110,11 +113,22 @@ def sudoku_memory(count: int, seed: int) -> None:
 
     shared = next(p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.exists())
     with (shared / "data" / "sudoku_se_dev.csv").open() as handle:
-        rows = [r["puzzle"] for r in csv.DictReader(handle) if float(r["se_rating"]) < 6.0]
+        rows = [
+            r["puzzle"]
+            for r in csv.DictReader(handle)
+            if (
+                float(r["se_rating"]) >= min_se
+                if min_se is not None
+                else float(r["se_rating"]) < 6.0
+            )
+        ]
     rng = random.Random(seed)
-    print(f"{count} sudokus: symmetric copies of {len(rows)} shared puzzles below SE 6.0")
+    band = f"from SE {min_se}" if min_se is not None else "below SE 6.0"
+    print(f"{count} sudokus: symmetric copies of {len(rows)} shared puzzles {band}")
     print(f"{'graded':>6}  {'seconds':>8}  {'max RSS MB':>10}")
     started = time.monotonic()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{0:>6}  {0:>8.1f}  {rss:>10.1f}", flush=True)
     for i in range(count):
         grade(load(symmetric_copy(rows[i % len(rows)], rng))[0])
         if (i + 1) % (count // 4 or 1) == 0:
@@ -128,9 +142,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sudoku", action="store_true", help="max RSS over 2,000 sudokus")
+    parser.add_argument("--min-se", type=float, default=None, help="sudokus from this SE up")
     args = parser.parse_args()
     if args.sudoku:
-        sudoku_memory(args.count or 2000, args.seed)
+        sudoku_memory(args.count or 2000, args.seed, args.min_se)
         return
     args.count = args.count or 10_000
     source = tango_set(args.count, args.seed)
