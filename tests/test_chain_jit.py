@@ -15,6 +15,7 @@ from test_sudoku_chains import latin_siteswap_states, reach_states, stuck_before
 from test_technique_examples import document
 
 from grader import grade
+from grader.engine import Engine
 from grader.grading import GradeOptions
 from grader.registry import families
 from grader.technique import Context
@@ -160,3 +161,38 @@ WITHOUT_CHEAPER_CHAINS = (
     "-forcing-chains,-nishio,-multiple-forcing-chains,-aligned-pair-exclusion,"
     "-aligned-triplet-exclusion"
 )
+
+
+@pytest.mark.parametrize("size", [(4, 4), (16, 16)])
+def test_the_compiled_propagation_is_the_python_one_on_other_sizes(size):
+    # the largest model the kernel takes (16x16: 8,192 potentials) and the smallest; a 25x25
+    # stays in Python
+    from soundness import random_partials
+
+    family = families()["sudoku"]
+    rng = random.Random(f"jit {size}")
+    compared = 0
+    for model, state, solution in random_partials(family, family.empty_model(size, {}), rng, 3):
+        engine = Engine(model, [], solutions=[solution], unique=False)
+        search = ChainSearch(Context(model, list(state), engine))
+        V = search.V
+        starts = [
+            s
+            for var, m in enumerate(search.grid.cand)
+            for v in range(V)
+            if m >> v & 1
+            for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
+        ]
+        compared += assert_same_propagations(search, rng.sample(starts, min(200, len(starts))))
+    assert compared
+
+
+def test_a_25x25_sudoku_propagates_in_python():
+    from soundness import random_partials
+
+    family = families()["sudoku"]
+    rng = random.Random("jit 25")
+    ((model, state, solution),) = random_partials(family, family.empty_model((25, 25), {}), rng, 1)
+    search = ChainSearch(Context(model, list(state), Engine(model, [], solutions=[solution])))
+    assert search.jit_arrays() is None
+    assert type(search.propagate(1, True, True)).__name__ == "Propagation"
