@@ -423,6 +423,10 @@ class ChainSearch:
     """Build only the hints that rank first so far (:meth:`dynamic_hints`): for a caller that
     takes the cheapest hint alone, not for inner searches, which use every hint."""
 
+    one_per_conclusion: bool = False
+    """Keep, of the hints with the same conclusions, only the first-ranked: for inner
+    searches, whose caller reads hints cheapest first and finds nothing new in the others."""
+
     use_jit: bool = True
     """Propagate without nested rules by the compiled kernel when numba is there. Off in
     tests, to compare with the Python propagation."""
@@ -468,6 +472,7 @@ class ChainSearch:
         sub.ctx = self.ctx
         sub.inner_cache = self.inner_cache
         sub.hint_cache = self.hint_cache
+        sub.one_per_conclusion = True
         sub.grid_key = tuple(cand)
         sub.link_memo = {}
         return sub
@@ -1283,20 +1288,31 @@ class ChainSearch:
         hints: list[Hint] = []
         order = 0
         best_only = self.best_only
+        by_conclusion: dict[tuple, int] | None = {} if self.one_per_conclusion else None
 
-        def add(difficulty: float, cx: int, sort_key: int, build: Callable[[], Hint]) -> None:
+        def add(
+            difficulty: float, cx: int, sort_key: int, conclusion: tuple, build: Callable[[], Hint]
+        ) -> None:
             """Rank a hint (SE's order: rating, complexity, kind, then the order found) and
-            build it, unless only the first-ranked is wanted and it comes after the best."""
+            build it, unless only the first-ranked is wanted and it comes after the best, or
+            (:attr:`one_per_conclusion`) a hint of the same conclusions ranks before it."""
             nonlocal order
             key = (difficulty, cx, sort_key, order)
             order += 1
             if best_only and hints and key >= hints[0].key():
                 return
+            known = None if by_conclusion is None else by_conclusion.get(conclusion)
+            if known is not None and hints[known].key() < key:
+                return
             hint = build()
             hint.order = key[3]
             if best_only:
                 hints[:] = [hint]
+            elif known is not None:
+                hints[known] = hint
             else:
+                if by_conclusion is not None:
+                    by_conclusion[conclusion] = len(hints)
                 hints.append(hint)
 
         for var in range(g.N):
@@ -1420,7 +1436,7 @@ class ChainSearch:
             sources = tuple((r, t, start_cause) for r in results)
             return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
 
-        add(rating(base, cx), cx, sort_key, build)
+        add(rating(base, cx), cx, sort_key, (places, elims), build)
 
     def hint(self, add, base, sort_key, kind, places, elims, res, pair, source) -> None:
         """A contradiction's hint, handed to ``add`` (:meth:`dynamic_hints`)."""
@@ -1435,7 +1451,7 @@ class ChainSearch:
             sources = ((res, a, None), (res, b, None))
             return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
 
-        add(rating(base, cx), cx, sort_key, build)
+        add(rating(base, cx), cx, sort_key, (places, elims), build)
 
 
 def rating(base: float, cx: int) -> float:
