@@ -4,9 +4,9 @@
 readable version and the reference: this kernel takes the same steps in the same order (SE's,
 as :mod:`grader.techniques.chains` says) over arrays instead of bitsets and dicts, and hands
 back the potentials reached, in the order met, with their node counts (as bitsets of as many
-bits, which is what the searches count). Their parents and causes
-are read from its arrays only when a hint is built from them. The dynamic forcing chains of
-SE's top band and the chains of inner searches spend most of their time here.
+bits, which is what the searches count). Their parents and causes are read from its record
+only when a hint's chains or rule parents ask for them. The dynamic forcing chains of SE's top
+band and the chains of inner searches spend most of their time here.
 
 Imported only when a propagation is asked for, and only when numba is installed and
 ``GRADER_NO_JIT`` is not set (:func:`grader.techniques.chains.compiled`); otherwise every
@@ -27,12 +27,13 @@ MAX_POTENTIALS = 8192
 """Grids of models with more potentials (two per candidate) stay in Python: the kernel's
 ancestor table grows with their square (a 16x16 Sudoku has 8,192)."""
 MAX_HOUSE = 63
-"""A house's places of a value are a 64-bit mask in the kernel."""
+"""A house's places of a value, and a cell's values, are a signed 64-bit mask in the kernel."""
 
 
 def fits(houses: Houses, n_vars: int, V: int) -> bool:
     """Whether the kernel takes grids of this model."""
-    return 2 * n_vars * V <= MAX_POTENTIALS and max(len(c) for c in houses.cells) <= MAX_HOUSE
+    largest = max(len(c) for c in houses.cells)
+    return 2 * n_vars * V <= MAX_POTENTIALS and largest <= MAX_HOUSE and V <= MAX_HOUSE
 
 
 class ModelArrays:
@@ -103,6 +104,7 @@ class GridArrays:
 
 @numba.njit(cache=True)
 def house_places(cand, cells, n_cells, V):  # pragma: no cover - compiled
+    """Per house and value, the bits of the house's cells (in order) that hold the value."""
     places = np.zeros(cells.shape[0] * V, np.int64)
     for h in range(cells.shape[0]):
         for i in range(n_cells[h]):
