@@ -16,6 +16,7 @@ propagation runs in Python, with the same results (``tests/test_chain_jit.py``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numba
 import numpy as np
@@ -148,9 +149,9 @@ class CompiledPropagation(Propagation):
         return self.read
 
 
-class RecordParents(Mapping[int, tuple[int, ...]]):
-    """Each potential's parents, read from the kernel's record (per potential in the order
-    met: the potential, its cause, its parent count, its parents) when asked."""
+class RecordView(Mapping[int, Any]):
+    """One field of each potential's entry in the kernel's record (per potential in the order
+    met: the potential, its cause, its parent count, its parents), read when asked."""
 
     __slots__ = ("at", "links")
 
@@ -159,52 +160,45 @@ class RecordParents(Mapping[int, tuple[int, ...]]):
         self.at = at  # potential -> where its entry starts
 
     def get(self, p, default=None):  # type: ignore[override]
+        raise NotImplementedError
+
+    def __getitem__(self, p: int) -> Any:
+        found = self.get(p)
+        if found is None:
+            raise KeyError(p)
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return (p for p in self.at if self.get(p) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class RecordParents(RecordView):
+    """Each potential's parents."""
+
+    __slots__ = ()
+
+    def get(self, p, default=None):  # type: ignore[override]
         i = self.at.get(p)
         if i is None:
             return default
         links = self.links
         return tuple(links[i + 3 : i + 3 + links[i + 2]])
 
-    def __getitem__(self, p: int) -> tuple[int, ...]:
-        found = self.get(p)
-        if found is None:
-            raise KeyError(p)
-        return found
 
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.at)
+class RecordCauses(RecordView):
+    """Why each on potential holds (its house, -1 for its cell); potentials without a cause
+    are not keys."""
 
-    def __len__(self) -> int:
-        return len(self.at)
-
-
-class RecordCauses(Mapping[int, int]):
-    """Why each on potential holds (its house, -1 for its cell), read from the kernel's
-    record as :class:`RecordParents`; potentials without a cause are not keys."""
-
-    __slots__ = ("at", "links")
-
-    def __init__(self, links: list[int], at: dict[int, int]) -> None:
-        self.links = links
-        self.at = at
+    __slots__ = ()
 
     def get(self, p, default=None):  # type: ignore[override]
         i = self.at.get(p)
         if i is None or self.links[i + 1] == -2:
             return default
         return self.links[i + 1]
-
-    def __getitem__(self, p: int) -> int:
-        found = self.get(p)
-        if found is None:
-            raise KeyError(p)
-        return found
-
-    def __iter__(self) -> Iterator[int]:
-        return (p for p, i in self.at.items() if self.links[i + 1] != -2)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 def propagate(model: ModelArrays, grid: GridArrays, start: int, dynamic: bool, use_y: bool):

@@ -42,6 +42,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from functools import cache
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -182,6 +183,18 @@ class Lookups:
     covering source's crossing that holds the cell (direction 0: box to line, 1: line to box)."""
     pair_rule_order: PairRuleOrder
     masks: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+    compiled_arrays: list[Any] = field(default_factory=list)
+    """The compiled propagation's arrays of the model, once made (:meth:`jit_arrays`)."""
+
+    def jit_arrays(self, houses: Houses, V: int) -> Any:
+        """The model's arrays for the compiled propagation (made once); None without numba or
+        for a model too large for the kernel."""
+        if not self.compiled_arrays:
+            jit = compiled()
+            fits = jit is not None and jit.fits(houses, len(self.peer_masks), V)
+            made = jit.ModelArrays(houses, self.chain_peers, self.chain_houses, V) if fits else None
+            self.compiled_arrays.append(made)
+        return self.compiled_arrays[0]
 
     def candidate_masks(self, V: int) -> tuple[list[int], list[int]]:
         """Bitsets over candidate indices (``var * V + value``): per candidate, the same value
@@ -394,22 +407,18 @@ class InnerHints:
         self.current[(rule, level, tuple(cand))] = (asker, hints)
 
 
-_COMPILED: list[Any] = []
-
-
+@cache
 def compiled() -> Any:
     """The compiled propagation (:mod:`grader.techniques.chain_jit`), imported on first use, so
     that grading that needs no chain never loads numba; None without numba, or with
     ``GRADER_NO_JIT`` set."""
-    if not _COMPILED:
-        module = None
-        if not os.environ.get("GRADER_NO_JIT"):
-            try:
-                from grader.techniques import chain_jit as module
-            except Exception:  # no numba, or one that cannot compile or cache here
-                module = None
-        _COMPILED.append(module)
-    return _COMPILED[0]
+    if os.environ.get("GRADER_NO_JIT"):
+        return None
+    try:
+        from grader.techniques import chain_jit
+    except Exception:  # no numba, or one that cannot compile or cache here
+        return None
+    return chain_jit
 
 
 class ChainSearch:
@@ -816,34 +825,19 @@ class ChainSearch:
         if dynamic and self.use_jit and not self.nesting:
             arrays = self.jit_arrays()
             if arrays is not None:
-                jit, model_arrays, grid_arrays = arrays
-                return jit.propagate(model_arrays, grid_arrays, start, dynamic, use_y)
+                return compiled().propagate(*arrays, start, dynamic, use_y)
         return self.propagate_here(start, dynamic, use_y)
 
-    def jit_arrays(self) -> tuple[Any, Any, Any] | None:
-        """The compiled module with this model's and this grid's arrays, made on first use;
-        None without numba or for a model too large for the kernel."""
+    def jit_arrays(self) -> tuple[Any, Any] | None:
+        """This model's and this grid's arrays for the compiled propagation, made on first
+        use; None without numba or for a model too large for the kernel."""
         grid = self.grid
-        found = grid.arrays
-        if found is None:
-            jit = compiled()
-            model_arrays = None
-            if jit is not None:
-                memo = self.ctx.model.memo
-                model_arrays = memo.get("chain jit arrays", False)
-                if model_arrays is False:
-                    model_arrays = None
-                    if jit.fits(self.houses, grid.N, self.V):
-                        lookups = self.lookups
-                        model_arrays = jit.ModelArrays(
-                            self.houses, lookups.chain_peers, lookups.chain_houses, self.V
-                        )
-                    memo["chain jit arrays"] = model_arrays
-            if model_arrays is None:
-                found = grid.arrays = ()
-            else:
-                found = grid.arrays = (jit, model_arrays, jit.GridArrays(model_arrays, grid.cand))
-        return found or None
+        if grid.arrays is None:
+            model_arrays = self.lookups.jit_arrays(self.houses, self.V)
+            grid.arrays = ()
+            if model_arrays is not None:
+                grid.arrays = (model_arrays, compiled().GridArrays(model_arrays, grid.cand))
+        return grid.arrays or None
 
     def propagate_here(self, start: int, dynamic: bool, use_y: bool) -> Propagation:
         """:meth:`propagate` in Python: the reference the compiled one follows."""
