@@ -126,6 +126,72 @@ def test_emptied_grids_propagate_alike(seed, removed):
     assert_same_propagations(inner, rng.sample(starts, min(60, len(starts))))
 
 
+def described(hints) -> list[tuple]:
+    """Everything a caller reads of an inner search's hints, chains and sources included."""
+    return [
+        (
+            h.key(),
+            h.kind,
+            h.placements,
+            h.eliminations,
+            h.source,
+            h.chains,
+            [(target, cause, outcome(res)) for res, target, cause in h.sources],
+        )
+        for h in hints
+    ]
+
+
+def assert_same_inner_search(outer: ChainSearch, cand: list[int], twins: bool = True) -> int:
+    """An inner search's dynamic chains over the grid ``cand``, made whole by the kernel and
+    in Python; returns how many hints."""
+    require_compiled()
+    found = {}
+    for use_jit in (True, False):
+        inner = outer.inner(cand, 0)
+        inner.use_jit = use_jit
+        inner.bivalue_twins = twins
+        assert inner.whole_search_compiles(None) is use_jit
+        found[use_jit] = described(inner.dynamic_hints("dynamic"))
+    assert found[True] == found[False]
+    return len(found[True])
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "options"),
+    [
+        ("sudoku", (9, 9), {}),
+        ("sudoku", (6, 6), {}),
+        ("siteswap", "HOLE", {}),
+    ],
+)
+def test_the_compiled_search_is_the_python_one(name, size, options):
+    # an inner search's every hint, one per conclusion: the same hints in the same order,
+    # with the same chains, from the whole search in the kernel as from Python
+    states = reach_states(name, size, options, f"jit search {name}", (1, 32))
+    hints = 0
+    for i, (model, state, engine) in enumerate(states[::4]):
+        outer = ChainSearch(Context(model, list(state), engine))
+        hints += assert_same_inner_search(outer, list(outer.grid.cand), twins=i % 2 == 0)
+    assert hints
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 14))
+def test_emptied_grids_search_alike(seed, removed):
+    puzzle, state, _solution, engine = stuck()
+    rng = random.Random(seed)
+    outer = ChainSearch(Context(puzzle.model, list(state), engine))
+    V = outer.V
+    cand = list(outer.grid.cand)
+    options = [(var, v) for var, m in enumerate(cand) if m.bit_count() > 1 for v in range(V)]
+    options = [(var, v) for var, v in options if cand[var] >> v & 1]
+    for var, v in rng.sample(options, min(removed, len(options))):
+        if cand[var].bit_count() > 1:
+            cand[var] &= ~(1 << v)
+    assert_same_inner_search(outer, cand)
+
+
 @pytest.mark.parametrize(
     "technique", ["nishio", "dynamic-forcing-chains", "nested-dynamic-forcing-chains"]
 )
@@ -184,6 +250,8 @@ def test_the_compiled_propagation_is_the_python_one_on_other_sizes(size):
             for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
         ]
         compared += assert_same_propagations(search, rng.sample(starts, min(200, len(starts))))
+        if size == (4, 4):
+            assert_same_inner_search(search, list(search.grid.cand))
     assert compared
 
 

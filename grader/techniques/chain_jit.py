@@ -90,6 +90,8 @@ class ModelArrays:
         self.reached = np.empty(2 * potentials + 1, np.int64)
         self.links = np.empty(potentials * (fan + 2) + 2, np.int64)
         self.index = np.empty(2 * potentials, np.int64)
+        self.width = max(V, size, 2)
+        """The most chains a hint of the whole search has (a cell's values, a house's places)."""
 
 
 class GridArrays:
@@ -248,7 +250,7 @@ def popcount(x):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def kernel(  # pragma: no cover - compiled
+def spread(  # pragma: no cover - compiled
     start,
     dynamic,
     use_y,
@@ -271,17 +273,15 @@ def kernel(  # pragma: no cover - compiled
     made,
     made_parents,
     made_anc,
-    reached,
     links,
     index,
 ):
-    """The propagation from ``start``; returns how many on potentials it reached, the
-    potentials reached with their node counts (potential, count: the on ones first, each in
-    the order met), the record (per potential in the order met: potential, cause, parent
-    count, parents) with where each potential's entry starts (potential, offset), and the
-    contradiction (two potentials, or -1, -1). It holds the GIL from
-    start to end, so threads grading the same model take turns in its work space."""
-    W = anc.shape[1]
+    """The propagation from ``start`` in the work space: returns how many potentials it
+    reached (in ``pots``, in the order met, each with its ancestors in ``anc`` and its slot in
+    ``slot_of``), the length of its record (in ``links``: per potential in the order met, the
+    potential, its cause, its parent count and its parents; ``index``: where each entry
+    starts) and the contradiction (two potentials, or -1, -1). The caller reads the work
+    space and puts ``slot_of`` back to -1."""
     cand = cand0.copy()
     places = places0.copy()
     n = 0
@@ -459,17 +459,86 @@ def kernel(  # pragma: no cover - compiled
                 tail_on += 1
             if a_out >= 0:
                 break
+    return n, n_links, a_out, b_out
+
+
+@numba.njit(cache=True)
+def node_count(anc, s):  # pragma: no cover - compiled
+    """How many nodes the potential in slot ``s`` rests on (itself included)."""
+    count = 0
+    for w in range(anc.shape[1]):
+        count += np.int64(popcount(anc[s, w]))
+    return count
+
+
+@numba.njit(cache=True)
+def kernel(  # pragma: no cover - compiled
+    start,
+    dynamic,
+    use_y,
+    V,
+    cand0,
+    places0,
+    peers,
+    n_peers,
+    houses,
+    place,
+    n_houses,
+    covering,
+    cells,
+    slot_of,
+    pots,
+    anc,
+    queue_on,
+    queue_off,
+    targets,
+    made,
+    made_parents,
+    made_anc,
+    reached,
+    links,
+    index,
+):
+    """The propagation from ``start`` (:func:`spread`); returns how many on potentials it
+    reached, the potentials reached with their node counts (potential, count: the on ones
+    first, each in the order met), the record (per potential in the order met: potential,
+    cause, parent count, parents) with where each potential's entry starts (potential,
+    offset), and the contradiction (two potentials, or -1, -1). It holds the GIL from start
+    to end, so threads grading the same model take turns in its work space."""
+    n, n_links, a_out, b_out = spread(
+        start,
+        dynamic,
+        use_y,
+        V,
+        cand0,
+        places0,
+        peers,
+        n_peers,
+        houses,
+        place,
+        n_houses,
+        covering,
+        cells,
+        slot_of,
+        pots,
+        anc,
+        queue_on,
+        queue_off,
+        targets,
+        made,
+        made_parents,
+        made_anc,
+        links,
+        index,
+    )
     # the reached potentials with their node counts, on ones first, each in the order met
     k = 0
     for want in (1, 0):
         for s in range(n):
             t = pots[s]
             if (t & 1) == want:
-                count = 0
-                for w in range(W):
-                    count += np.int64(popcount(anc[s, w]))
                 reached[k] = t
-                reached[k + 1] = count
+                reached[k + 1] = node_count(anc, s)
                 k += 2
     n_on = 0
     for s in range(n):
@@ -477,3 +546,292 @@ def kernel(  # pragma: no cover - compiled
         slot_of[pots[s]] = -1  # as it was: -1 everywhere
     # copies: the work space is the model's, and another thread may grade the same model next
     return n_on, reached[:k].copy(), (links[:n_links].copy(), index[: 2 * n].copy()), a_out, b_out
+
+
+KINDS = ("contradiction", "double", "cell", "region")
+"""The kinds of :func:`search`'s hints, by code."""
+CONTRADICTION, DOUBLE, CELL, REGION = range(4)
+NO_CAUSE = -3
+"""A chain without a start cause (SE's contradiction and double chains)."""
+FIELDS = 8
+"""A hint row's fixed fields: conclusion, complexity, sort key, order, kind, source, start
+cause, chain count; then the chains' assumptions, then their targets."""
+
+
+def dynamic_search(model: ModelArrays, grid: GridArrays, twins: bool) -> list[list[int]]:
+    """The hints of the dynamic forcing chains without nested rules of a grid, one per
+    conclusion (:meth:`ChainSearch.compiled_dynamic_hints` reads them): rows of
+    :data:`FIELDS` fields, then the assumptions and the targets of the chains."""
+    space = (
+        model.slot_of,
+        model.pots,
+        model.ancestors,
+        model.queue_on,
+        model.queue_off,
+        model.targets,
+        model.made,
+        model.made_parents,
+        model.made_ancestors,
+        model.links,
+        model.index,
+    )
+    shape = (
+        model.peers,
+        model.n_peers,
+        model.houses,
+        model.place,
+        model.n_houses,
+        model.covering,
+        model.cells,
+    )
+    return search(twins, model.V, model.width, grid.cand, grid.places, shape, space).tolist()
+
+
+@numba.njit(cache=True)
+def run(pid, V, cand0, places0, shape, space, props):  # pragma: no cover - compiled
+    """The dynamic propagation (with cell links) from ``pid``, kept in ``props`` (made once
+    per potential): its potentials reached with their node counts, on ones first, in the
+    order met. Returns its number and the store, grown when full."""
+    prop_of, meta, store, counts = props
+    k = prop_of[pid]
+    if k >= 0:
+        return k, store
+    peers, n_peers, houses, place, n_houses, covering, cells = shape
+    (
+        slot_of,
+        pots,
+        anc,
+        queue_on,
+        queue_off,
+        targets,
+        made,
+        made_parents,
+        made_anc,
+        links,
+        index,
+    ) = space
+    n, _n_links, a, b = spread(
+        pid,
+        True,
+        True,
+        V,
+        cand0,
+        places0,
+        peers,
+        n_peers,
+        houses,
+        place,
+        n_houses,
+        covering,
+        cells,
+        slot_of,
+        pots,
+        anc,
+        queue_on,
+        queue_off,
+        targets,
+        made,
+        made_parents,
+        made_anc,
+        links,
+        index,
+    )
+    k = counts[0]
+    counts[0] += 1
+    prop_of[pid] = k
+    used = counts[1]
+    if used + 2 * n > store.shape[0]:
+        bigger = np.empty(max(2 * store.shape[0], used + 2 * n), np.int64)
+        bigger[:used] = store[:used]
+        store = bigger
+    j = used
+    for want in (1, 0):
+        for s in range(n):
+            t = pots[s]
+            if (t & 1) == want:
+                store[j] = t
+                store[j + 1] = node_count(anc, s)
+                j += 2
+    meta[k, 0] = used
+    meta[k, 1] = n
+    meta[k, 2] = a
+    meta[k, 3] = b
+    if a >= 0:
+        meta[k, 4] = node_count(anc, slot_of[a]) + node_count(anc, slot_of[b])
+    for s in range(n):
+        slot_of[pots[s]] = -1
+    counts[1] = j
+    return k, store
+
+
+@numba.njit(cache=True)
+def concludes(t, cand0, V):  # pragma: no cover - compiled
+    """Whether the potential ``t`` says anything of the grid (SE's add_target): an on one in a
+    cell with other values, an off one of a candidate."""
+    var = (t >> 1) // V
+    v = (t >> 1) % V
+    if t & 1:
+        return (cand0[var] & ~(np.int64(1) << v)) != 0
+    return ((cand0[var] >> v) & 1) != 0
+
+
+@numba.njit(cache=True)
+def offer(t, cx, sort_key, kind, source, cause, pids, goals, n_res, hints):  # pragma: no cover
+    """Rank a hint of conclusion ``t`` as SE does (rating, then complexity, sort key and the
+    order found; the rating grows with the complexity, so the complexity decides), keeping
+    the first-ranked of each conclusion in the place its conclusion was first found."""
+    rows, row_of, counts = hints
+    order = counts[2]
+    counts[2] += 1
+    r = row_of[t]
+    if r >= 0 and not (cx < rows[r, 1] or (cx == rows[r, 1] and sort_key < rows[r, 2])):
+        return
+    if r < 0:
+        r = counts[3]
+        counts[3] += 1
+        row_of[t] = r
+    R = (rows.shape[1] - FIELDS) // 2
+    rows[r, 0] = t
+    rows[r, 1] = cx
+    rows[r, 2] = sort_key
+    rows[r, 3] = order
+    rows[r, 4] = kind
+    rows[r, 5] = source
+    rows[r, 6] = cause
+    rows[r, 7] = n_res
+    for i in range(n_res):
+        rows[r, FIELDS + i] = pids[i]
+        rows[r, FIELDS + R + i] = goals[i]
+
+
+@numba.njit(cache=True)
+def common(  # pragma: no cover - compiled
+    slots, pids, n_res, sort_key, kind, source, cause, cand0, V, props, marks, hints
+):
+    """Offer what every chain of ``slots`` reaches (SE's cellToOn, regionToOn; two chains:
+    the double chains of "v" and "not v"), in the order the first met them: on ones, then
+    off ones."""
+    _prop_of, meta, store, _counts = props
+    mark, total = marks
+    for i in range(1, n_res):
+        at = meta[slots[i], 0]
+        for j in range(meta[slots[i], 1]):
+            t = store[at + 2 * j]
+            mark[t] += 1
+            total[t] += store[at + 2 * j + 1]
+    at = meta[slots[0], 0]
+    goals = np.empty(n_res, np.int64)
+    for j in range(meta[slots[0], 1]):
+        t = store[at + 2 * j]
+        if mark[t] == n_res - 1 and concludes(t, cand0, V):
+            goals[:] = t
+            cx = store[at + 2 * j + 1] + total[t]
+            offer(t, cx, sort_key, kind, source, cause, pids, goals, n_res, hints)
+    for i in range(1, n_res):
+        at = meta[slots[i], 0]
+        for j in range(meta[slots[i], 1]):
+            t = store[at + 2 * j]
+            mark[t] = 0
+            total[t] = 0
+
+
+@numba.njit(cache=True)
+def search(twins, V, width, cand0, places0, shape, space):  # pragma: no cover - compiled
+    """:meth:`ChainSearch.dynamic_hints` of dynamic forcing chains without nested rules, one
+    hint per conclusion: contradiction, double, region and cell chains in SE's order, each
+    propagation made once (``twins``: "not v" of a bivalue cell only when the other value
+    contradicts, as :attr:`ChainSearch.bivalue_twins`)."""
+    _peers, _n_peers, houses, place, n_houses, covering, cells = shape
+    P = space[0].shape[0]
+    N = cand0.shape[0]
+    prop_of = np.full(P, -1, np.int64)
+    meta = np.empty((P, 5), np.int64)
+    counts = np.zeros(2, np.int64)  # propagations made, store used
+    store = np.empty(64 * P, np.int64)
+    marks = (np.zeros(P, np.int64), np.zeros(P, np.int64))
+    rows = np.empty((P, FIELDS + 2 * width), np.int64)
+    hints = (rows, np.full(P, -1, np.int64), np.zeros(4, np.int64))  # orders, rows used
+    cell_slots = np.empty(V, np.int64)
+    cell_pids = np.empty(V, np.int64)
+    slots = np.empty(width, np.int64)
+    pids = np.empty(width, np.int64)
+    two = np.empty(2, np.int64)
+    for var in range(N):
+        m = cand0[var]
+        card = np.int64(popcount(np.uint64(m)))
+        if card < 2:
+            continue
+        n_cell = 0
+        for v in range(V):
+            if not (m >> v) & 1:
+                continue
+            pon = ((var * V + v) << 1) | 1
+            so, store = run(pon, V, cand0, places0, shape, space, (prop_of, meta, store, counts))
+            cell_slots[n_cell] = so
+            cell_pids[n_cell] = pon
+            n_cell += 1
+            need_off = card > 2 or not twins
+            if not need_off:
+                other = m & ~(np.int64(1) << v)
+                x = 0
+                while (other >> x) != 1:
+                    x += 1
+                twin, store = run(
+                    ((var * V + x) << 1) | 1,
+                    V,
+                    cand0,
+                    places0,
+                    shape,
+                    space,
+                    (prop_of, meta, store, counts),
+                )
+                need_off = meta[twin, 2] >= 0
+            sf = -1
+            if need_off:
+                sf, store = run(
+                    pon ^ 1, V, cand0, places0, shape, space, (prop_of, meta, store, counts)
+                )
+            props = (prop_of, meta, store, counts)
+            if meta[so, 2] >= 0:
+                pids[0] = pids[1] = pon
+                two[0] = meta[so, 2]
+                two[1] = meta[so, 3]
+                offer(pon ^ 1, meta[so, 4], 7, CONTRADICTION, pon, NO_CAUSE, pids, two, 2, hints)
+            if sf >= 0 and meta[sf, 2] >= 0:
+                pids[0] = pids[1] = pon ^ 1
+                two[0] = meta[sf, 2]
+                two[1] = meta[sf, 3]
+                offer(pon, meta[sf, 4], 7, CONTRADICTION, pon ^ 1, NO_CAUSE, pids, two, 2, hints)
+            if card >= 3:
+                slots[0] = so
+                slots[1] = sf
+                pids[0] = pon
+                pids[1] = pon ^ 1
+                common(slots, pids, 2, 1, DOUBLE, pon, NO_CAUSE, cand0, V, props, marks, hints)
+            # region chains: the houses whose first place of v this cell is
+            for k in range(n_houses[var]):
+                h = houses[var, k]
+                pm = places0[h * V + v]
+                if not covering[h] or popcount(np.uint64(pm)) < 2:
+                    continue
+                if (pm & -pm) != (np.int64(1) << place[var, k]):
+                    continue
+                n_res = 0
+                i = 0
+                rest = pm
+                while rest:
+                    if rest & 1:
+                        pid = ((cells[h, i] * V + v) << 1) | 1
+                        slot, store = run(
+                            pid, V, cand0, places0, shape, space, (prop_of, meta, store, counts)
+                        )
+                        slots[n_res] = slot
+                        pids[n_res] = pid
+                        n_res += 1
+                    rest >>= 1
+                    i += 1
+                props = (prop_of, meta, store, counts)
+                common(slots, pids, n_res, 6, REGION, h * V + v, h, cand0, V, props, marks, hints)
+        props = (prop_of, meta, store, counts)
+        common(cell_slots, cell_pids, n_cell, 5, CELL, var, -1, cand0, V, props, marks, hints)
+    return rows[: hints[2][3]].copy()

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -117,6 +117,43 @@ class Hint:
         if not self.paths and self.sources:
             self.paths = tuple(chain_from(res.parents, end) for res, end, _s in self.sources)
         return self.paths
+
+
+class ChainSources(Sequence):
+    """A compiled search's :attr:`Hint.sources`: (propagation, target, start cause) per chain,
+    each propagation made again when the sources are first read (for the chains a step
+    shows, or the rule parents of a hint that concludes something new); most hints of an
+    inner search are never read."""
+
+    __slots__ = ("made", "spec")
+
+    def __init__(
+        self,
+        pids: list[int],
+        goals: list[int],
+        cause: int | None,
+        propagation: Callable[[int], Propagation],
+    ) -> None:
+        self.spec = (pids, goals, cause, propagation)
+        self.made: tuple | None = None
+
+    def read(self) -> tuple:
+        """The sources, made on first use."""
+        if self.made is None:
+            pids, goals, cause, propagation = self.spec
+            self.made = tuple(
+                (propagation(pid), goal, cause) for pid, goal in zip(pids, goals, strict=True)
+            )
+        return self.made
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self.read()[i]
+
+    def __len__(self) -> int:
+        return len(self.spec[0])
+
+    def __iter__(self):
+        return iter(self.read())
 
 
 class Grid:
@@ -1270,6 +1307,8 @@ class ChainSearch:
         nishio = mode == "nishio"
         use_y = not nishio
         base = base_rating(mode, self.nesting)
+        if mode == "dynamic" and self.whole_search_compiles(only):
+            return self.compiled_dynamic_hints(base)
         cache: dict[int, Propagation] = {}
 
         def on_prop(pid: int) -> Propagation:
@@ -1376,6 +1415,57 @@ class ChainSearch:
                 self.add_common(add, base, results, 5, "cell", var, -1)
             if self.first and hints:
                 return hints
+        return hints
+
+    def whole_search_compiles(self, only: set | None) -> bool:
+        """Whether :meth:`dynamic_hints` of dynamic chains runs whole in the compiled kernel:
+        without nested rules, for an inner search (every hint, one per conclusion) of a grid
+        the kernel takes."""
+        return (
+            self.use_jit
+            and not self.nesting
+            and self.one_per_conclusion
+            and not self.best_only
+            and not self.first
+            and only is None
+            and self.jit_arrays() is not None
+        )
+
+    def compiled_dynamic_hints(self, base: float) -> list[Hint]:
+        """:meth:`dynamic_hints` of dynamic chains, the search made by the kernel
+        (:func:`grader.techniques.chain_jit.search`): its hints, whose chains' propagations
+        are made again when their parents are read (:class:`ChainSources`)."""
+        jit = compiled()
+        rows = jit.dynamic_search(*self.jit_arrays(), self.bivalue_twins)
+        V = self.V
+        cand = self.grid.cand
+        width = self.jit_arrays()[0].width
+        made: dict[int, Propagation] = {}
+
+        def propagation(pid: int) -> Propagation:
+            found = made.get(pid)
+            if found is None:
+                found = made[pid] = self.propagate(pid, True, True)
+            return found
+
+        hints = []
+        fields = jit.FIELDS
+        for row in rows:
+            t, cx, sort_key, order, kind, source, cause, n = row[:fields]
+            var, v = divmod(t >> 1, V)
+            if t & 1:
+                places: tuple = ((var, v),)
+                elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
+            else:
+                places, elims = (), ((var, v),)
+            start_cause = None if cause == jit.NO_CAUSE else cause
+            pids = row[fields : fields + n]
+            goals = row[fields + width : fields + width + n]
+            sources = ChainSources(pids, goals, start_cause, propagation)
+            found = divmod(source, V) if kind == jit.REGION else source
+            hint = rated(base, cx, sort_key, jit.KINDS[kind], places, elims, found, sources, ())
+            hint.order = order
+            hints.append(hint)
         return hints
 
     def region_chains(self, var: int, v: int, on_prop, add, base: float, only=None) -> None:
