@@ -19,7 +19,7 @@ from grader.engine import Engine
 from grader.grading import GradeOptions
 from grader.registry import families
 from grader.technique import Context
-from grader.techniques.chains import ChainSearch, compiled
+from grader.techniques.chains import ChainSearch, compiled, rule_parents
 from grader.testing.examples import replay
 
 
@@ -142,9 +142,12 @@ def described(hints) -> list[tuple]:
     ]
 
 
-def assert_same_inner_search(outer: ChainSearch, cand: list[int], twins: bool = True) -> int:
+def assert_same_inner_search(
+    outer: ChainSearch, cand: list[int], twins: bool = True
+) -> tuple[int, int]:
     """An inner search's dynamic chains over the grid ``cand``, made whole by the kernel and
-    in Python; returns how many hints."""
+    in Python; returns how many hints, and how many rest on candidates of the outer grid
+    that ``cand`` lacks."""
     require_compiled()
     found = {}
     for use_jit in (True, False):
@@ -152,9 +155,25 @@ def assert_same_inner_search(outer: ChainSearch, cand: list[int], twins: bool = 
         inner.use_jit = use_jit
         inner.bivalue_twins = twins
         assert inner.whole_search_compiles(None) is use_jit
-        found[use_jit] = described(inner.dynamic_hints("dynamic"))
+        hints = inner.dynamic_hints("dynamic")
+        outer_grid, grid = outer.grid, inner.grid
+        # the candidates of the outer grid each hint rests on (read by the kernel's walk
+        # first, before its sources are made, then by Python's)
+        parents = [
+            rule_parents(
+                h,
+                outer.V,
+                outer_grid.cand,
+                grid.cand,
+                outer_grid.hpos,
+                grid.hpos,
+                outer.cover_of_var,
+            )
+            for h in hints
+        ]
+        found[use_jit] = (parents, described(hints))
     assert found[True] == found[False]
-    return len(found[True])
+    return len(hints), sum(map(bool, parents))
 
 
 @pytest.mark.parametrize(
@@ -172,13 +191,13 @@ def test_the_compiled_search_is_the_python_one(name, size, options):
     hints = 0
     for i, (model, state, engine) in enumerate(states[::4]):
         outer = ChainSearch(Context(model, list(state), engine))
-        hints += assert_same_inner_search(outer, list(outer.grid.cand), twins=i % 2 == 0)
+        hints += assert_same_inner_search(outer, list(outer.grid.cand), twins=i % 2 == 0)[0]
     assert hints
 
 
-@settings(max_examples=20, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 14))
-def test_emptied_grids_search_alike(seed, removed):
+def emptied(seed: int, removed: int) -> tuple[ChainSearch, list[int]]:
+    """The search of a stuck grid and that grid with up to ``removed`` candidates removed at
+    random (as a chain empties it for an inner search)."""
     puzzle, state, _solution, engine = stuck()
     rng = random.Random(seed)
     outer = ChainSearch(Context(puzzle.model, list(state), engine))
@@ -189,7 +208,19 @@ def test_emptied_grids_search_alike(seed, removed):
     for var, v in rng.sample(options, min(removed, len(options))):
         if cand[var].bit_count() > 1:
             cand[var] &= ~(1 << v)
-    assert_same_inner_search(outer, cand)
+    return outer, cand
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 14))
+def test_emptied_grids_search_alike(seed, removed):
+    assert_same_inner_search(*emptied(seed, removed))
+
+
+def test_the_rule_parents_of_compiled_hints_are_pythons():
+    # hints of emptied grids that rest on removed candidates, as nested chains use them
+    resting = sum(assert_same_inner_search(*emptied(seed, 8))[1] for seed in range(3))
+    assert resting >= 10
 
 
 @pytest.mark.parametrize(

@@ -92,6 +92,30 @@ class ModelArrays:
         self.index = np.empty(2 * potentials, np.int64)
         self.width = max(V, size, 2)
         """The most chains a hint of the whole search has (a cell's values, a house's places)."""
+        self.shape = (
+            self.peers,
+            self.n_peers,
+            self.houses,
+            self.place,
+            self.n_houses,
+            self.covering,
+            self.cells,
+        )
+        """The model's arrays, as :func:`search` and :func:`walk_back` take them."""
+        self.space = (
+            self.slot_of,
+            self.pots,
+            self.ancestors,
+            self.queue_on,
+            self.queue_off,
+            self.targets,
+            self.made,
+            self.made_parents,
+            self.made_ancestors,
+            self.links,
+            self.index,
+        )
+        """The work space of :func:`spread`, as :func:`search` and :func:`walk_back` take it."""
 
 
 class GridArrays:
@@ -562,29 +586,19 @@ def dynamic_search(model: ModelArrays, grid: GridArrays, twins: bool) -> list[li
     """The hints of the dynamic forcing chains without nested rules of a grid, one per
     conclusion (:meth:`ChainSearch.compiled_dynamic_hints` reads them): rows of
     :data:`FIELDS` fields, then the assumptions and the targets of the chains."""
-    space = (
-        model.slot_of,
-        model.pots,
-        model.ancestors,
-        model.queue_on,
-        model.queue_off,
-        model.targets,
-        model.made,
-        model.made_parents,
-        model.made_ancestors,
-        model.links,
-        model.index,
-    )
-    shape = (
-        model.peers,
-        model.n_peers,
-        model.houses,
-        model.place,
-        model.n_houses,
-        model.covering,
-        model.cells,
-    )
-    return search(twins, model.V, model.width, grid.cand, grid.places, shape, space).tolist()
+    found = search(twins, model.V, model.width, grid.cand, grid.places, model.shape, model.space)
+    return found.tolist()
+
+
+def rule_walk(model: ModelArrays, grid: GridArrays, pid: int, target: int, cause: int | None):
+    """The on potentials a chain's target rests on, with what forces each (its house, -1 for
+    its cell; the start's is ``cause``), as :func:`grader.techniques.chains.rule_parents`
+    walks them: (potential, cause) pairs, flat. The chain is the dynamic propagation (with
+    cell links) from ``pid``."""
+    start_cause = NO_CAUSE if cause is None else cause
+    return walk_back(
+        pid, target, start_cause, model.V, grid.cand, grid.places, model.shape, model.space
+    ).tolist()
 
 
 @numba.njit(cache=True)
@@ -835,3 +849,78 @@ def search(twins, V, width, cand0, places0, shape, space):  # pragma: no cover -
         props = (prop_of, meta, store, counts)
         common(cell_slots, cell_pids, n_cell, 5, CELL, var, -1, cand0, V, props, marks, hints)
     return rows[: hints[2][3]].copy()
+
+
+@numba.njit(cache=True)
+def walk_back(pid, target, start_cause, V, cand0, places0, shape, space):  # pragma: no cover
+    """:func:`rule_walk` compiled: the propagation from ``pid``, then a depth-first walk over
+    the parents from ``target``, the last parent pushed first visited."""
+    peers, n_peers, houses, place, n_houses, covering, cells = shape
+    (
+        slot_of,
+        pots,
+        anc,
+        queue_on,
+        queue_off,
+        targets,
+        made,
+        made_parents,
+        made_anc,
+        links,
+        index,
+    ) = space
+    n, _n_links, _a, _b = spread(
+        pid,
+        True,
+        True,
+        V,
+        cand0,
+        places0,
+        peers,
+        n_peers,
+        houses,
+        place,
+        n_houses,
+        covering,
+        cells,
+        slot_of,
+        pots,
+        anc,
+        queue_on,
+        queue_off,
+        targets,
+        made,
+        made_parents,
+        made_anc,
+        links,
+        index,
+    )
+    P = slot_of.shape[0]
+    out = np.empty(2 * P, np.int64)
+    stack = np.empty(P, np.int64)
+    seen = np.zeros(P, np.bool_)
+    k = 0
+    stack[0] = target
+    top = 1
+    seen[target] = True
+    while top:
+        top -= 1
+        p = stack[top]
+        i = index[2 * slot_of[p] + 1]
+        cause = links[i + 1]
+        count = links[i + 2]
+        if cause == -2 and count == 0 and start_cause != NO_CAUSE:
+            cause = start_cause
+        if p & 1 and cause != -2:
+            out[k] = p
+            out[k + 1] = cause
+            k += 2
+        for c in range(count):
+            q = links[i + 3 + c]
+            if not seen[q]:
+                seen[q] = True
+                stack[top] = q
+                top += 1
+    for s in range(n):
+        slot_of[pots[s]] = -1
+    return out[:k].copy()

@@ -125,7 +125,7 @@ class ChainSources(Sequence):
     shows, or the rule parents of a hint that concludes something new); most hints of an
     inner search are never read."""
 
-    __slots__ = ("made", "spec")
+    __slots__ = ("made", "spec", "walk")
 
     def __init__(
         self,
@@ -133,8 +133,10 @@ class ChainSources(Sequence):
         goals: list[int],
         cause: int | None,
         propagation: Callable[[int], Propagation],
+        walk: Callable[[int, int, int | None], list[int]],
     ) -> None:
         self.spec = (pids, goals, cause, propagation)
+        self.walk = walk
         self.made: tuple | None = None
 
     def read(self) -> tuple:
@@ -145,6 +147,14 @@ class ChainSources(Sequence):
                 (propagation(pid), goal, cause) for pid, goal in zip(pids, goals, strict=True)
             )
         return self.made
+
+    def rule_walks(self) -> Iterator[list[int]]:
+        """Per chain, the on potentials its target rests on with what forces each, as
+        :func:`rule_parents` walks them (flat pairs), by the kernel without making the
+        propagation."""
+        pids, goals, cause, _propagation = self.spec
+        for pid, goal in zip(pids, goals, strict=True):
+            yield self.walk(pid, goal, cause)
 
     def __getitem__(self, i):  # type: ignore[override]
         return self.read()[i]
@@ -1434,12 +1444,14 @@ class ChainSearch:
     def compiled_dynamic_hints(self, base: float) -> list[Hint]:
         """:meth:`dynamic_hints` of dynamic chains, the search made by the kernel
         (:func:`grader.techniques.chain_jit.search`): its hints, whose chains' propagations
-        are made again when their parents are read (:class:`ChainSources`)."""
+        are made again only when read, and whose rule parents the kernel walks
+        (:class:`ChainSources`)."""
         jit = compiled()
-        rows = jit.dynamic_search(*self.jit_arrays(), self.bivalue_twins)
+        arrays = self.jit_arrays()
+        rows = jit.dynamic_search(*arrays, self.bivalue_twins)
         V = self.V
         cand = self.grid.cand
-        width = self.jit_arrays()[0].width
+        width = arrays[0].width
         made: dict[int, Propagation] = {}
 
         def propagation(pid: int) -> Propagation:
@@ -1447,6 +1459,9 @@ class ChainSearch:
             if found is None:
                 found = made[pid] = self.propagate(pid, True, True)
             return found
+
+        def walk(pid: int, goal: int, cause: int | None) -> list[int]:
+            return jit.rule_walk(*arrays, pid, goal, cause)
 
         hints = []
         fields = jit.FIELDS
@@ -1461,7 +1476,7 @@ class ChainSearch:
             start_cause = None if cause == jit.NO_CAUSE else cause
             pids = row[fields : fields + n]
             goals = row[fields + width : fields + width + n]
-            sources = ChainSources(pids, goals, start_cause, propagation)
+            sources = ChainSources(pids, goals, start_cause, propagation, walk)
             found = divmod(source, V) if kind == jit.REGION else source
             hint = rated(base, cx, sort_key, jit.KINDS[kind], places, elims, found, sources, ())
             hint.order = order
@@ -1579,6 +1594,11 @@ def rule_parents(
             path_rule_parents(
                 path, start_cause, V, cover_of_var, orig_cand, cand, orig_hpos, hpos, out
             )
+        return tuple(out)
+    if isinstance(hint.sources, ChainSources):
+        for walk in hint.sources.rule_walks():
+            for i in range(0, len(walk), 2):
+                add_removed(out, walk[i], walk[i + 1], V, orig_cand, cand, orig_hpos, hpos)
         return tuple(out)
     for res, target, start_cause in hint.sources:
         parents, causes = res.parents, res.causes
