@@ -173,6 +173,12 @@ def assert_same_inner_search(
         ]
         found[use_jit] = (parents, described(hints))
     assert found[True] == found[False]
+    # a search for the first-ranked hint alone (a step's) gives the first of them
+    best = outer.inner(cand, 0)
+    best.one_per_conclusion, best.best_only, best.bivalue_twins = False, True, twins
+    assert best.whole_search_compiles(None)
+    expected = [min(found[False][1])] if found[False][1] else []
+    assert described(best.dynamic_hints("dynamic")) == expected
     return len(hints), sum(map(bool, parents))
 
 

@@ -1429,13 +1429,12 @@ class ChainSearch:
 
     def whole_search_compiles(self, only: set | None) -> bool:
         """Whether :meth:`dynamic_hints` of dynamic chains runs whole in the compiled kernel:
-        without nested rules, for an inner search (every hint, one per conclusion) of a grid
-        the kernel takes."""
+        without nested rules, for an inner search (every hint, one per conclusion) or a
+        search for the first-ranked hint alone, of a grid the kernel takes."""
         return (
             self.use_jit
             and not self.nesting
-            and self.one_per_conclusion
-            and not self.best_only
+            and (self.one_per_conclusion or self.best_only)
             and not self.first
             and only is None
             and self.jit_arrays() is not None
@@ -1443,12 +1442,15 @@ class ChainSearch:
 
     def compiled_dynamic_hints(self, base: float) -> list[Hint]:
         """:meth:`dynamic_hints` of dynamic chains, the search made by the kernel
-        (:func:`grader.techniques.chain_jit.search`): its hints, whose chains' propagations
-        are made again only when read, and whose rule parents the kernel walks
-        (:class:`ChainSources`)."""
+        (:func:`grader.techniques.chain_jit.search`): its hints (the first-ranked alone, for
+        :attr:`best_only`: SE's rating grows with the complexity, so complexity, sort key and
+        order rank them), whose chains' propagations are made again only when read, and whose
+        rule parents the kernel walks (:class:`ChainSources`)."""
         jit = compiled()
         arrays = self.jit_arrays()
         rows = jit.dynamic_search(*arrays, self.bivalue_twins)
+        if self.best_only and rows:
+            rows = [min(rows, key=lambda row: row[1:4])]  # complexity, sort key, order
         V = self.V
         cand = self.grid.cand
         width = arrays[0].width
