@@ -8,6 +8,14 @@ bits, which is what the searches count). Their parents and causes are read from 
 only when a hint's chains or rule parents ask for them. The dynamic forcing chains of SE's top
 band and the chains of inner searches spend most of their time here.
 
+Two more kernels build on it: :func:`search`, a whole search of dynamic chains without nested
+rules as :meth:`ChainSearch.dynamic_hints <grader.techniques.chains.ChainSearch.dynamic_hints>`
+makes it (an inner search's every hint, one per conclusion, or a step's first-ranked), and
+:func:`walk_back`, the walk from a hint's target to the on potentials it rests on, as
+:func:`grader.techniques.chains.rule_parents` walks it. Nested chains run thousands of such
+inner searches, most of whose hints are never shown: their propagations are made again only
+for the hints that are.
+
 Imported only when a propagation is asked for, and only when numba is installed and
 ``GRADER_NO_JIT`` is not set (:func:`grader.techniques.chains.compiled`); otherwise every
 propagation runs in Python, with the same results (``tests/test_chain_jit.py``).
