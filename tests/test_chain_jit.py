@@ -19,7 +19,7 @@ from grader.engine import Engine
 from grader.grading import GradeOptions
 from grader.registry import families
 from grader.technique import Context
-from grader.techniques.chains import ChainSearch, compiled, rule_parents
+from grader.techniques.chains import ChainSearch, StaticImplications, compiled, rule_parents
 from grader.testing.examples import replay
 
 
@@ -229,6 +229,44 @@ def test_the_rule_parents_of_compiled_hints_are_pythons():
     assert resting >= 10
 
 
+def assert_same_static_implications(outer: ChainSearch, cand: list[int]) -> int:
+    """The static implications of the grid ``cand`` (conflicts, strong links, reach) and the
+    static chains read from them, compiled and in Python; returns how many chains."""
+    require_compiled()
+    found = {}
+    for use_jit in (True, False):
+        search = outer.inner(cand, 0)
+        search.use_jit = use_jit
+        made = StaticImplications(search)
+        hints = made.forcing_hints() + made.multiple_hints()
+        found[use_jit] = (made.nodes, made.conflict, made.strong_on, made.reach, described(hints))
+    assert found[True] == found[False]
+    return len(found[True][-1])
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "options"),
+    [
+        ("sudoku", (9, 9), {}),
+        ("sudoku", (6, 6), {}),
+        ("siteswap", "HOLE", {}),
+    ],
+)
+def test_the_compiled_static_implications_are_the_python_ones(name, size, options):
+    states = reach_states(name, size, options, f"jit static {name}", (1, 32))
+    chains = 0
+    for model, state, engine in states[::3]:
+        outer = ChainSearch(Context(model, list(state), engine))
+        chains += assert_same_static_implications(outer, list(outer.grid.cand))
+    assert chains
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 14))
+def test_emptied_grids_imply_alike(seed, removed):
+    assert_same_static_implications(*emptied(seed, removed))
+
+
 @pytest.mark.parametrize(
     "technique", ["nishio", "dynamic-forcing-chains", "nested-dynamic-forcing-chains"]
 )
@@ -289,6 +327,7 @@ def test_the_compiled_propagation_is_the_python_one_on_other_sizes(size):
         compared += assert_same_propagations(search, rng.sample(starts, min(200, len(starts))))
         if size == (4, 4):
             assert_same_inner_search(search, list(search.grid.cand))
+        assert_same_static_implications(search, list(search.grid.cand))
     assert compared
 
 

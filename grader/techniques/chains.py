@@ -1679,6 +1679,13 @@ class StaticImplications:
         self.search = search
         nodes = [var * V + v for var in range(g.N) for v in values_of(cand[var])]
         self.nodes = nodes
+        self._off: dict[int, int] = {}
+        self._searches: dict[int, tuple[dict[int, int | None], list[int]]] = {}
+        """start -> the breadth-first search from it so far: (parents, frontier)"""
+        arrays = search.jit_arrays() if search.use_jit else None
+        if arrays is not None:  # the same tables, compiled
+            self.conflict, self.strong_on, self.reach = compiled().static_reach(*arrays, nodes)
+            return
         present = 0
         for var, m in enumerate(cand):
             present |= m << (var * V)
@@ -1704,11 +1711,8 @@ class StaticImplications:
                     low = rest & -rest
                     succ[low.bit_length() - 1] |= s
                     rest ^= low
-        self.conflict, self.strong_on, self.succ = conflict, strong_on, succ
+        self.conflict, self.strong_on = conflict, strong_on
         self.reach = transitive(nodes, succ)
-        self._off: dict[int, int] = {}
-        self._searches: dict[int, tuple[dict[int, int | None], list[int]]] = {}
-        """start -> the breadth-first search from it so far: (parents, frontier)"""
 
     def on_set(self, c: int) -> int:
         return self.reach[c] | 1 << c
