@@ -11,8 +11,9 @@ run, as an inner search of nested chains runs them:
 - ``static``: those and the forcing and multiple forcing chains read from them.
 
 Each is timed three ways: ``compiled`` (the whole search, the rule-parents walk and the static
-tables in the kernels of ``grader/techniques/chain_jit.py``), ``per propagation`` (only the
-propagation compiled, as before the whole search was) and ``python`` (no kernel). The least of
+tables in the kernels of ``grader/techniques/chain_search_jit.py`` and ``static_jit.py``),
+``per propagation`` (only the propagation compiled, as before the whole search was; the static
+kinds have no propagation, so this is Python for them) and ``python`` (no kernel). The least of
 ``--runs`` passes counts, in milliseconds a grid, with a digest of every hint (rank, kind,
 conclusions, chains, rule parents: read after the timing) so that the three are shown to find
 the same. Nested chains read few of an inner search's hints, so the time of the searches alone
@@ -70,7 +71,7 @@ def emptied_grids(source: Path, min_se: float, every: int, grids: int) -> list[t
 def search(kind: str, way: str, outer: ChainSearch, cand: list[int]) -> tuple:
     """One inner search of ``kind``, made ``way``: the search and its hints."""
     inner = outer.inner(cand, 0)
-    inner.use_jit = way != "python"
+    inner.use_jit = way == "compiled" or (way == "per propagation" and kind == "dynamic")
     if way == "per propagation":
         inner.whole_search_compiles = lambda only: False  # type: ignore[method-assign]
     if kind == "dynamic":
@@ -132,7 +133,8 @@ def main() -> int:
                 best[way] = min(best.get(way, spent), spent)
             read = [described(outer, *f) for (outer, _cand), f in zip(grids, found, strict=True)]
             digests.add(hashlib.sha256(repr(read).encode()).hexdigest())
-            hints = sum(map(len, read))
+            # hints found, or for the tables the candidates they cover
+            hints = sum(len(r[0]) if kind == "tables" and r else len(r) for r in read)
         cells = "".join(f" {1000 * best[way] / len(grids):>18.3f}" for way in WAYS)
         same = "yes" if len(digests) == 1 else "NO"
         print(f"{kind:>8} {hints:>7}{cells}  {same}")

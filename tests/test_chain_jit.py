@@ -1,6 +1,8 @@
-"""The compiled propagation (numba) against the Python one it follows: the same potentials in
-the same order with the same node counts, parents, causes and contradiction, on every
-assumption of grids of each family that has chains; and the same steps and reports."""
+"""The compiled kernels (numba) against the Python they follow: the propagation (the same
+potentials in the same order with the same node counts, parents, causes and contradiction, on
+every assumption of grids of each family that has chains), the whole search of dynamic chains
+(the same hints, chains and rule parents), the static implications; and the same steps and
+reports."""
 
 from __future__ import annotations
 
@@ -173,12 +175,15 @@ def assert_same_inner_search(
         ]
         found[use_jit] = (parents, described(hints))
     assert found[True] == found[False]
-    # a search for the first-ranked hint alone (a step's) gives the first of them
-    best = outer.inner(cand, 0)
-    best.one_per_conclusion, best.best_only, best.bivalue_twins = False, True, twins
-    assert best.whole_search_compiles(None)
-    expected = [min(found[False][1])] if found[False][1] else []
-    assert described(best.dynamic_hints("dynamic")) == expected
+    # a search for the first-ranked hint alone (a step's): the first of them, both ways
+    best = {}
+    for use_jit in (True, False):
+        search = outer.inner(cand, 0)
+        search.one_per_conclusion, search.best_only = False, True
+        search.use_jit, search.bivalue_twins = use_jit, twins
+        assert search.whole_search_compiles(None) is use_jit
+        best[use_jit] = described(search.dynamic_hints("dynamic"))
+    assert best[True] == best[False] == ([min(found[False][1])] if found[False][1] else [])
     return len(hints), sum(map(bool, parents))
 
 
@@ -218,9 +223,9 @@ def emptied(seed: int, removed: int) -> tuple[ChainSearch, list[int]]:
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 14))
-def test_emptied_grids_search_alike(seed, removed):
-    assert_same_inner_search(*emptied(seed, removed))
+@given(st.integers(0, 10**6), st.integers(0, 14), st.booleans())
+def test_emptied_grids_search_alike(seed, removed, twins):
+    assert_same_inner_search(*emptied(seed, removed), twins=twins)
 
 
 def test_the_rule_parents_of_compiled_hints_are_pythons():
@@ -306,8 +311,8 @@ WITHOUT_CHEAPER_CHAINS = (
 
 @pytest.mark.parametrize("size", [(4, 4), (16, 16)])
 def test_the_compiled_propagation_is_the_python_one_on_other_sizes(size):
-    # the largest model the kernel takes (16x16: 8,192 potentials) and the smallest; a 25x25
-    # stays in Python
+    # the largest model the kernels take (16x16: 8,192 potentials) and the smallest, the
+    # propagation, the whole search and the static implications; a 25x25 stays in Python
     from soundness import random_partials
 
     family = families()["sudoku"]
@@ -325,8 +330,7 @@ def test_the_compiled_propagation_is_the_python_one_on_other_sizes(size):
             for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
         ]
         compared += assert_same_propagations(search, rng.sample(starts, min(200, len(starts))))
-        if size == (4, 4):
-            assert_same_inner_search(search, list(search.grid.cand))
+        assert_same_inner_search(search, list(search.grid.cand))
         assert_same_static_implications(search, list(search.grid.cand))
     assert compared
 

@@ -37,6 +37,7 @@ value must appear (a latin siteswap with holes has houses that do not hold every
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -95,7 +96,7 @@ class Hint:
     """Each chain's main line, assumption first, as found (static chains); dynamic chains
     leave it to :attr:`chains`, which reads them from ``sources`` when asked."""
     source: tuple = field(compare=False, default=())
-    sources: tuple = field(compare=False, default=())
+    sources: Sequence = field(compare=False, default=())
     """(propagation, target, start cause) per chain of a dynamic chain, for the rule
     parents of a nested hint (top-level static chains are never nested: they keep none)."""
     static_paths: tuple = field(compare=False, default=())
@@ -121,49 +122,60 @@ class Hint:
 
 class ChainSources(Sequence):
     """A compiled search's :attr:`Hint.sources`: (propagation, target, start cause) per chain,
-    each propagation made again when the sources are first read (for the chains a step
-    shows, or the rule parents of a hint that concludes something new); most hints of an
-    inner search are never read."""
+    each propagation made again by the kernel when the sources are first read (for the chains
+    a step shows); most hints of an inner search are never read, and their rule parents are
+    walked without them (:meth:`rule_walks`). Holds the grid's kernel arrays and the
+    propagations read so far, not the search: hints outlive their state in the inner-hint
+    cache, and a search's caches must not."""
 
-    __slots__ = ("made", "spec", "walk")
+    __slots__ = ("arrays", "cause", "goals", "made", "pids", "shared")
 
     def __init__(
         self,
+        arrays: tuple[Any, Any],
         pids: list[int],
         goals: list[int],
         cause: int | None,
-        propagation: Callable[[int], Propagation],
-        walk: Callable[[int, int, int | None], list[int]],
+        shared: dict[int, Propagation],
     ) -> None:
-        self.spec = (pids, goals, cause, propagation)
-        self.walk = walk
+        self.arrays = arrays
+        self.pids, self.goals, self.cause = pids, goals, cause
+        self.shared = shared
+        """The propagations of the search's hints made so far, by assumption."""
         self.made: tuple | None = None
 
     def read(self) -> tuple:
         """The sources, made on first use."""
         if self.made is None:
-            pids, goals, cause, propagation = self.spec
-            self.made = tuple(
-                (propagation(pid), goal, cause) for pid, goal in zip(pids, goals, strict=True)
-            )
+            jit = compiled()
+            made = []
+            for pid, goal in zip(self.pids, self.goals, strict=True):
+                res = self.shared.get(pid)
+                if res is None:
+                    res = self.shared[pid] = jit.propagate(*self.arrays, pid, True, True)
+                made.append((res, goal, self.cause))
+            self.made = tuple(made)
         return self.made
 
     def rule_walks(self) -> Iterator[list[int]]:
         """Per chain, the on potentials its target rests on with what forces each, as
         :func:`rule_parents` walks them (flat pairs), by the kernel without making the
         propagation."""
-        pids, goals, cause, _propagation = self.spec
-        for pid, goal in zip(pids, goals, strict=True):
-            yield self.walk(pid, goal, cause)
+        walk = compiled("chain_search_jit").rule_walk
+        for pid, goal in zip(self.pids, self.goals, strict=True):
+            yield walk(*self.arrays, pid, goal, self.cause)
 
     def __getitem__(self, i):  # type: ignore[override]
         return self.read()[i]
 
     def __len__(self) -> int:
-        return len(self.spec[0])
+        return len(self.pids)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple]:
         return iter(self.read())
+
+    def __repr__(self) -> str:
+        return f"ChainSources(pids={self.pids}, goals={self.goals}, cause={self.cause})"
 
 
 class Grid:
@@ -455,17 +467,17 @@ class InnerHints:
 
 
 @cache
-def compiled() -> Any:
-    """The compiled propagation (:mod:`grader.techniques.chain_jit`), imported on first use, so
-    that grading that needs no chain never loads numba; None without numba, or with
-    ``GRADER_NO_JIT`` set."""
+def compiled(part: str = "chain_jit") -> Any:
+    """A module of compiled kernels, imported on first use, so that grading that needs no
+    chain never loads numba: the propagation (:mod:`grader.techniques.chain_jit`), whole
+    searches (``chain_search_jit``) or static implications (``static_jit``). None without
+    numba, or with ``GRADER_NO_JIT`` set."""
     if os.environ.get("GRADER_NO_JIT"):
         return None
     try:
-        from grader.techniques import chain_jit
+        return importlib.import_module(f"grader.techniques.{part}")
     except Exception:  # no numba, or one that cannot compile or cache here
         return None
-    return chain_jit
 
 
 class ChainSearch:
@@ -1442,31 +1454,22 @@ class ChainSearch:
 
     def compiled_dynamic_hints(self, base: float) -> list[Hint]:
         """:meth:`dynamic_hints` of dynamic chains, the search made by the kernel
-        (:func:`grader.techniques.chain_jit.search`): its hints (the first-ranked alone, for
-        :attr:`best_only`: SE's rating grows with the complexity, so complexity, sort key and
-        order rank them), whose chains' propagations are made again only when read, and whose
-        rule parents the kernel walks (:class:`ChainSources`)."""
-        jit = compiled()
+        (:func:`grader.techniques.chain_search_jit.search`): its hints (the first-ranked
+        alone, for :attr:`best_only`: SE's rating grows with the complexity, so complexity,
+        sort key and order rank them), whose chains' propagations are made again only when
+        read (:class:`ChainSources`)."""
+        jit = compiled("chain_search_jit")
         arrays = self.jit_arrays()
         rows = jit.dynamic_search(*arrays, self.bivalue_twins)
+        self.check_time()  # the Python search checks at every cell; the kernel runs whole
         if self.best_only and rows:
             rows = [min(rows, key=lambda row: row[1:4])]  # complexity, sort key, order
         V = self.V
         cand = self.grid.cand
         width = arrays[0].width
-        made: dict[int, Propagation] = {}
-
-        def propagation(pid: int) -> Propagation:
-            found = made.get(pid)
-            if found is None:
-                found = made[pid] = self.propagate(pid, True, True)
-            return found
-
-        def walk(pid: int, goal: int, cause: int | None) -> list[int]:
-            return jit.rule_walk(*arrays, pid, goal, cause)
-
-        hints = []
         fields = jit.FIELDS
+        shared: dict[int, Propagation] = {}
+        hints = []
         for row in rows:
             t, cx, sort_key, order, kind, source, cause, n = row[:fields]
             var, v = divmod(t >> 1, V)
@@ -1478,7 +1481,7 @@ class ChainSearch:
             start_cause = None if cause == jit.NO_CAUSE else cause
             pids = row[fields : fields + n]
             goals = row[fields + width : fields + width + n]
-            sources = ChainSources(pids, goals, start_cause, propagation, walk)
+            sources = ChainSources(arrays, pids, goals, start_cause, shared)
             found = divmod(source, V) if kind == jit.REGION else source
             hint = rated(base, cx, sort_key, jit.KINDS[kind], places, elims, found, sources, ())
             hint.order = order
@@ -1684,7 +1687,8 @@ class StaticImplications:
         """start -> the breadth-first search from it so far: (parents, frontier)"""
         arrays = search.jit_arrays() if search.use_jit else None
         if arrays is not None:  # the same tables, compiled
-            self.conflict, self.strong_on, self.reach = compiled().static_reach(*arrays, nodes)
+            tables = compiled("static_jit").static_reach(*arrays, nodes)
+            self.conflict, self.strong_on, self.reach = tables
             return
         present = 0
         for var, m in enumerate(cand):
