@@ -81,8 +81,8 @@ def run(pid, V, cand0, places0, layout, space, props):  # pragma: no cover - com
     ) = space
     n, _n_links, a, b = spread(
         pid,
-        True,
-        True,
+        np.bool_(True),
+        np.bool_(True),
         V,
         cand0,
         places0,
@@ -145,15 +145,27 @@ def concludes(t, cand0, V):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def offer(t, cx, sort_key, kind, source, cause, pids, goals, n_res, hints):  # pragma: no cover
+def chains(about, sort_key, kind, source, cause):  # pragma: no cover - compiled
+    """Fill ``about`` with what :func:`offer` records of the chains it ranks: their sort key,
+    kind, source and start cause (one array, so that the kernels are compiled once, not once
+    for each constant)."""
+    about[0] = sort_key
+    about[1] = kind
+    about[2] = source
+    about[3] = cause
+
+
+@numba.njit(cache=True)
+def offer(t, cx, about, pids, goals, n_res, hints):  # pragma: no cover - compiled
     """Rank a hint of conclusion ``t`` as SE does (rating, then complexity, sort key and the
     order found; the rating grows with the complexity, so the complexity decides), keeping
-    the first-ranked of each conclusion in the place its conclusion was first found."""
+    the first-ranked of each conclusion in the place its conclusion was first found.
+    ``about``: the chains' sort key, kind, source and start cause (see :func:`chains`)."""
     rows, row_of, counts = hints
     order = counts[0]
     counts[0] += 1
     r = row_of[t]
-    if r >= 0 and not (cx < rows[r, 1] or (cx == rows[r, 1] and sort_key < rows[r, 2])):
+    if r >= 0 and not (cx < rows[r, 1] or (cx == rows[r, 1] and about[0] < rows[r, 2])):
         return
     if r < 0:
         r = counts[1]
@@ -162,11 +174,11 @@ def offer(t, cx, sort_key, kind, source, cause, pids, goals, n_res, hints):  # p
     R = (rows.shape[1] - FIELDS) // 2
     rows[r, 0] = t
     rows[r, 1] = cx
-    rows[r, 2] = sort_key
+    rows[r, 2] = about[0]
     rows[r, 3] = order
-    rows[r, 4] = kind
-    rows[r, 5] = source
-    rows[r, 6] = cause
+    rows[r, 4] = about[1]
+    rows[r, 5] = about[2]
+    rows[r, 6] = about[3]
     rows[r, 7] = n_res
     for i in range(n_res):
         rows[r, FIELDS + i] = pids[i]
@@ -174,9 +186,7 @@ def offer(t, cx, sort_key, kind, source, cause, pids, goals, n_res, hints):  # p
 
 
 @numba.njit(cache=True)
-def common(  # pragma: no cover - compiled
-    slots, pids, n_res, sort_key, kind, source, cause, cand0, V, props, marks, hints
-):
+def common(slots, pids, n_res, about, cand0, V, props, marks, hints):  # pragma: no cover
     """Offer what every chain of ``slots`` reaches (SE's cellToOn, regionToOn; two chains:
     the double chains of "v" and "not v"), in the order the first met them: on ones, then
     off ones."""
@@ -195,7 +205,7 @@ def common(  # pragma: no cover - compiled
         if mark[t] == n_res - 1 and concludes(t, cand0, V):
             goals[:] = t
             cx = store[at + 2 * j + 1] + total[t]
-            offer(t, cx, sort_key, kind, source, cause, pids, goals, n_res, hints)
+            offer(t, cx, about, pids, goals, n_res, hints)
     for i in range(1, n_res):
         at = meta[slots[i], 0]
         for j in range(meta[slots[i], 1]):
@@ -225,6 +235,7 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
     slots = np.empty(width, np.int64)
     pids = np.empty(width, np.int64)
     two = np.empty(2, np.int64)
+    about = np.empty(4, np.int64)  # the chains' sort key, kind, source, start cause
     for var in range(N):
         m = cand0[var]
         card = np.int64(popcount(np.uint64(m)))
@@ -262,18 +273,21 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
                 pids[0] = pids[1] = pon
                 two[0] = meta[so, 2]
                 two[1] = meta[so, 3]
-                offer(pon ^ 1, meta[so, 4], 7, CONTRADICTION, pon, NO_CAUSE, pids, two, 2, hints)
+                chains(about, 7, CONTRADICTION, pon, NO_CAUSE)
+                offer(pon ^ 1, meta[so, 4], about, pids, two, two.shape[0], hints)
             if sf >= 0 and meta[sf, 2] >= 0:
                 pids[0] = pids[1] = pon ^ 1
                 two[0] = meta[sf, 2]
                 two[1] = meta[sf, 3]
-                offer(pon, meta[sf, 4], 7, CONTRADICTION, pon ^ 1, NO_CAUSE, pids, two, 2, hints)
+                chains(about, 7, CONTRADICTION, pon ^ 1, NO_CAUSE)
+                offer(pon, meta[sf, 4], about, pids, two, two.shape[0], hints)
             if card >= 3:
                 slots[0] = so
                 slots[1] = sf
                 pids[0] = pon
                 pids[1] = pon ^ 1
-                common(slots, pids, 2, 1, DOUBLE, pon, NO_CAUSE, cand0, V, props, marks, hints)
+                chains(about, 1, DOUBLE, pon, NO_CAUSE)
+                common(slots, pids, two.shape[0], about, cand0, V, props, marks, hints)
             # region chains: the houses whose first place of v this cell is
             for k in range(n_houses[var]):
                 h = houses[var, k]
@@ -297,9 +311,11 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
                     rest >>= 1
                     i += 1
                 props = (prop_of, meta, store, counts)
-                common(slots, pids, n_res, 6, REGION, h * V + v, h, cand0, V, props, marks, hints)
+                chains(about, 6, REGION, h * V + v, h)
+                common(slots, pids, n_res, about, cand0, V, props, marks, hints)
         props = (prop_of, meta, store, counts)
-        common(cell_slots, cell_pids, n_cell, 5, CELL, var, -1, cand0, V, props, marks, hints)
+        chains(about, 5, CELL, var, -1)
+        common(cell_slots, cell_pids, n_cell, about, cand0, V, props, marks, hints)
     return rows[: hints[2][1]].copy()
 
 
@@ -323,8 +339,8 @@ def walk_back(pid, target, start_cause, V, cand0, places0, layout, space):  # pr
     ) = space
     n, _n_links, _a, _b = spread(
         pid,
-        True,
-        True,
+        np.bool_(True),
+        np.bool_(True),
         V,
         cand0,
         places0,
