@@ -31,6 +31,21 @@ def stuck():
     return stuck_before_chains(32)
 
 
+CHAIN_FAMILIES = [("sudoku", (9, 9), {}), ("sudoku", (6, 6), {}), ("siteswap", "HOLE", {})]
+"""Families with chains, and a size of each, whose grids the kernels are held to Python on."""
+
+
+def assumptions(cand: list[int], V: int) -> list[int]:
+    """Every assumption of a grid: each candidate on, then off."""
+    return [
+        s
+        for var, m in enumerate(cand)
+        for v in range(V)
+        if m >> v & 1
+        for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
+    ]
+
+
 def require_compiled() -> None:
     """Skip when the user turned the kernel off; fail when numba (a dependency) is missing."""
     if os.environ.get("GRADER_NO_JIT"):
@@ -57,13 +72,7 @@ def assert_same_propagations(search: ChainSearch, starts=None) -> int:
     assert search.jit_arrays() is not None
     V = search.V
     if starts is None:
-        starts = [
-            s
-            for var, m in enumerate(search.grid.cand)
-            for v in range(V)
-            if m >> v & 1
-            for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
-        ]
+        starts = assumptions(search.grid.cand, V)
     for use_y in (True, False):
         for start in starts:
             fast = search.propagate(start, True, use_y)
@@ -73,14 +82,7 @@ def assert_same_propagations(search: ChainSearch, starts=None) -> int:
     return len(starts)
 
 
-@pytest.mark.parametrize(
-    ("name", "size", "options"),
-    [
-        ("sudoku", (9, 9), {}),
-        ("sudoku", (6, 6), {}),
-        ("siteswap", "HOLE", {}),
-    ],
-)
+@pytest.mark.parametrize(("name", "size", "options"), CHAIN_FAMILIES)
 def test_the_compiled_propagation_is_the_python_one(name, size, options):
     # grids stuck before chains, random partial grids as they start and settled
     states = reach_states(name, size, options, f"jit {name}", (1, 32))
@@ -107,25 +109,10 @@ def test_the_compiled_propagation_is_the_python_one_on_latin_siteswaps():
 @given(st.integers(0, 10**6), st.integers(1, 12))
 def test_emptied_grids_propagate_alike(seed, removed):
     """Grids a chain empties (inner searches): candidates of a stuck grid removed at random."""
-    puzzle, state, _solution, engine = stuck()
-    rng = random.Random(seed)
-    outer = ChainSearch(Context(puzzle.model, list(state), engine))
-    V = outer.V
-    cand = list(outer.grid.cand)
-    options = [(var, v) for var, m in enumerate(cand) if m.bit_count() > 1 for v in range(V)]
-    options = [(var, v) for var, v in options if cand[var] >> v & 1]
-    for var, v in rng.sample(options, min(removed, len(options))):
-        if cand[var].bit_count() > 1:
-            cand[var] &= ~(1 << v)
-    inner = outer.inner(cand, 0)
-    starts = [
-        s
-        for var, m in enumerate(cand)
-        for v in range(V)
-        if m >> v & 1
-        for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
-    ]
-    assert_same_propagations(inner, rng.sample(starts, min(60, len(starts))))
+    outer, cand = emptied(seed, removed)
+    starts = assumptions(cand, outer.V)
+    sample = random.Random(seed).sample(starts, min(60, len(starts)))
+    assert_same_propagations(outer.inner(cand, 0), sample)
 
 
 def described(hints) -> list[tuple]:
@@ -187,14 +174,7 @@ def assert_same_inner_search(
     return len(hints), sum(map(bool, parents))
 
 
-@pytest.mark.parametrize(
-    ("name", "size", "options"),
-    [
-        ("sudoku", (9, 9), {}),
-        ("sudoku", (6, 6), {}),
-        ("siteswap", "HOLE", {}),
-    ],
-)
+@pytest.mark.parametrize(("name", "size", "options"), CHAIN_FAMILIES)
 def test_the_compiled_search_is_the_python_one(name, size, options):
     # an inner search's every hint, one per conclusion: the same hints in the same order,
     # with the same chains, from the whole search in the kernel as from Python
@@ -249,14 +229,7 @@ def assert_same_static_implications(outer: ChainSearch, cand: list[int]) -> int:
     return len(found[True][-1])
 
 
-@pytest.mark.parametrize(
-    ("name", "size", "options"),
-    [
-        ("sudoku", (9, 9), {}),
-        ("sudoku", (6, 6), {}),
-        ("siteswap", "HOLE", {}),
-    ],
-)
+@pytest.mark.parametrize(("name", "size", "options"), CHAIN_FAMILIES)
 def test_the_compiled_static_implications_are_the_python_ones(name, size, options):
     states = reach_states(name, size, options, f"jit static {name}", (1, 32))
     chains = 0
@@ -321,14 +294,7 @@ def test_the_compiled_propagation_is_the_python_one_on_other_sizes(size):
     for model, state, solution in random_partials(family, family.empty_model(size, {}), rng, 3):
         engine = Engine(model, [], solutions=[solution], unique=False)
         search = ChainSearch(Context(model, list(state), engine))
-        V = search.V
-        starts = [
-            s
-            for var, m in enumerate(search.grid.cand)
-            for v in range(V)
-            if m >> v & 1
-            for s in ((var * V + v) << 1 | 1, (var * V + v) << 1)
-        ]
+        starts = assumptions(search.grid.cand, search.V)
         compared += assert_same_propagations(search, rng.sample(starts, min(200, len(starts))))
         assert_same_inner_search(search, list(search.grid.cand))
         assert_same_static_implications(search, list(search.grid.cand))

@@ -239,25 +239,9 @@ def propagate(model: ModelArrays, grid: GridArrays, start: int, dynamic: bool, u
         model.V,
         grid.cand,
         grid.places,
-        model.peers,
-        model.n_peers,
-        model.houses,
-        model.place,
-        model.n_houses,
-        model.covering,
-        model.cells,
-        model.slot_of,
-        model.pots,
-        model.ancestors,
-        model.queue_on,
-        model.queue_off,
-        model.targets,
-        model.made,
-        model.made_parents,
-        model.made_ancestors,
+        model.layout,
+        model.space,
         model.reached,
-        model.links,
-        model.index,
     )
     reached = reached_array.tolist()
     split = 2 * n_on
@@ -286,38 +270,28 @@ def only_bit(x):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def spread(  # pragma: no cover - compiled
-    start,
-    dynamic,
-    use_y,
-    V,
-    cand0,
-    places0,
-    peers,
-    n_peers,
-    houses,
-    place,
-    n_houses,
-    covering,
-    cells,
-    slot_of,
-    pots,
-    anc,
-    queue_on,
-    queue_off,
-    targets,
-    made,
-    made_parents,
-    made_anc,
-    links,
-    index,
-):
+def spread(start, dynamic, use_y, V, cand0, places0, layout, space):  # pragma: no cover
     """The propagation from ``start`` in the work space: returns how many potentials it
     reached (in ``pots``, in the order met, each with its ancestors in ``anc`` and its slot in
     ``slot_of``), the length of its record (in ``links``: per potential in the order met, the
     potential, its cause, its parent count and its parents; ``index``: where each entry
     starts) and the contradiction (two potentials, or -1, -1). The caller reads the work
-    space and puts ``slot_of`` back to -1."""
+    space and puts ``slot_of`` back to -1. ``layout`` and ``space``: the model's
+    (:attr:`ModelArrays.layout`, :attr:`ModelArrays.space`)."""
+    peers, n_peers, houses, place, n_houses, covering, cells = layout
+    (
+        slot_of,
+        pots,
+        anc,
+        queue_on,
+        queue_off,
+        targets,
+        made,
+        made_parents,
+        made_anc,
+        links,
+        index,
+    ) = space
     cand = cand0.copy()
     places = places0.copy()
     n = 0
@@ -508,65 +482,16 @@ def node_count(anc, s):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def kernel(  # pragma: no cover - compiled
-    start,
-    dynamic,
-    use_y,
-    V,
-    cand0,
-    places0,
-    peers,
-    n_peers,
-    houses,
-    place,
-    n_houses,
-    covering,
-    cells,
-    slot_of,
-    pots,
-    anc,
-    queue_on,
-    queue_off,
-    targets,
-    made,
-    made_parents,
-    made_anc,
-    reached,
-    links,
-    index,
-):
+def kernel(start, dynamic, use_y, V, cand0, places0, layout, space, reached):  # pragma: no cover
     """The propagation from ``start`` (:func:`spread`); returns how many on potentials it
     reached, the potentials reached with their node counts (potential, count: the on ones
     first, each in the order met), the record (per potential in the order met: potential,
     cause, parent count, parents) with where each potential's entry starts (potential,
     offset), and the contradiction (two potentials, or -1, -1). It holds the GIL from start
     to end, so threads grading the same model take turns in its work space."""
-    n, n_links, a_out, b_out = spread(
-        start,
-        dynamic,
-        use_y,
-        V,
-        cand0,
-        places0,
-        peers,
-        n_peers,
-        houses,
-        place,
-        n_houses,
-        covering,
-        cells,
-        slot_of,
-        pots,
-        anc,
-        queue_on,
-        queue_off,
-        targets,
-        made,
-        made_parents,
-        made_anc,
-        links,
-        index,
-    )
+    n, n_links, a_out, b_out = spread(start, dynamic, use_y, V, cand0, places0, layout, space)
+    slot_of, pots, anc = space[0], space[1], space[2]
+    links, index = space[9], space[10]
     # the reached potentials with their node counts, on ones first, each in the order met
     k = 0
     for want in (1, 0):

@@ -65,46 +65,9 @@ def run(pid, V, cand0, places0, layout, space, props):  # pragma: no cover - com
     k = prop_of[pid]
     if k >= 0:
         return k, store
-    peers, n_peers, houses, place, n_houses, covering, cells = layout
-    (
-        slot_of,
-        pots,
-        anc,
-        queue_on,
-        queue_off,
-        targets,
-        made,
-        made_parents,
-        made_anc,
-        links,
-        index,
-    ) = space
-    n, _n_links, a, b = spread(
-        pid,
-        np.bool_(True),
-        np.bool_(True),
-        V,
-        cand0,
-        places0,
-        peers,
-        n_peers,
-        houses,
-        place,
-        n_houses,
-        covering,
-        cells,
-        slot_of,
-        pots,
-        anc,
-        queue_on,
-        queue_off,
-        targets,
-        made,
-        made_parents,
-        made_anc,
-        links,
-        index,
-    )
+    slot_of, pots, anc = space[0], space[1], space[2]
+    yes = np.bool_(True)  # a boolean, not a literal: spread compiles once
+    n, _n_links, a, b = spread(pid, yes, yes, V, cand0, places0, layout, space)
     k = counts[0]
     counts[0] += 1
     prop_of[pid] = k
@@ -323,46 +286,10 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
 def walk_back(pid, target, start_cause, V, cand0, places0, layout, space):  # pragma: no cover
     """:func:`rule_walk` compiled: the propagation from ``pid``, then a depth-first walk over
     the parents from ``target``, the last parent pushed first visited."""
-    peers, n_peers, houses, place, n_houses, covering, cells = layout
-    (
-        slot_of,
-        pots,
-        anc,
-        queue_on,
-        queue_off,
-        targets,
-        made,
-        made_parents,
-        made_anc,
-        links,
-        index,
-    ) = space
-    n, _n_links, _a, _b = spread(
-        pid,
-        np.bool_(True),
-        np.bool_(True),
-        V,
-        cand0,
-        places0,
-        peers,
-        n_peers,
-        houses,
-        place,
-        n_houses,
-        covering,
-        cells,
-        slot_of,
-        pots,
-        anc,
-        queue_on,
-        queue_off,
-        targets,
-        made,
-        made_parents,
-        made_anc,
-        links,
-        index,
-    )
+    slot_of, pots = space[0], space[1]
+    links, index = space[9], space[10]
+    yes = np.bool_(True)
+    n, _n_links, _a, _b = spread(pid, yes, yes, V, cand0, places0, layout, space)
     P = slot_of.shape[0]
     out = np.empty(2 * P, np.int64)
     stack = np.empty(P, np.int64)
