@@ -482,6 +482,21 @@ def node_count(anc, s):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def write_reached(pots, anc, n, out, at):  # pragma: no cover - compiled
+    """Write the ``n`` potentials :func:`spread` reached, with their node counts, into ``out``
+    from ``at`` (potential, count: on ones first, each in the order met); returns where the
+    writing ended."""
+    for want in (1, 0):
+        for s in range(n):
+            t = pots[s]
+            if (t & 1) == want:
+                out[at] = t
+                out[at + 1] = node_count(anc, s)
+                at += 2
+    return at
+
+
+@numba.njit(cache=True)
 def kernel(start, dynamic, use_y, V, cand0, places0, layout, space, reached):  # pragma: no cover
     """The propagation from ``start`` (:func:`spread`); returns how many on potentials it
     reached, the potentials reached with their node counts (potential, count: the on ones
@@ -492,15 +507,7 @@ def kernel(start, dynamic, use_y, V, cand0, places0, layout, space, reached):  #
     n, n_links, a_out, b_out = spread(start, dynamic, use_y, V, cand0, places0, layout, space)
     slot_of, pots, anc = space[0], space[1], space[2]
     links, index = space[9], space[10]
-    # the reached potentials with their node counts, on ones first, each in the order met
-    k = 0
-    for want in (1, 0):
-        for s in range(n):
-            t = pots[s]
-            if (t & 1) == want:
-                reached[k] = t
-                reached[k + 1] = node_count(anc, s)
-                k += 2
+    k = write_reached(pots, anc, n, reached, 0)
     n_on = 0
     for s in range(n):
         n_on += pots[s] & 1

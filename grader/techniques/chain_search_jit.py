@@ -23,6 +23,7 @@ from grader.techniques.chain_jit import (
     only_bit,
     popcount,
     spread,
+    write_reached,
 )
 
 KINDS = ("contradiction", "double", "cell", "region")
@@ -76,14 +77,7 @@ def run(pid, V, cand0, places0, layout, space, props):  # pragma: no cover - com
         bigger = np.empty(max(2 * store.shape[0], used + 2 * n), np.int64)
         bigger[:used] = store[:used]
         store = bigger
-    j = used
-    for want in (1, 0):
-        for s in range(n):
-            t = pots[s]
-            if (t & 1) == want:
-                store[j] = t
-                store[j + 1] = node_count(anc, s)
-                j += 2
+    j = write_reached(pots, anc, n, store, used)
     meta[k, 0] = used
     meta[k, 1] = n
     meta[k, 2] = a
