@@ -58,7 +58,7 @@ def rule_walk(
 
 
 @numba.njit(cache=True)
-def run(pid, V, cand0, places0, layout, space, props):  # pragma: no cover - compiled
+def kept_propagation(pid, V, cand0, places0, layout, space, props):  # pragma: no cover - compiled
     """The dynamic propagation (with cell links) from ``pid``, kept in ``props`` (made once
     per potential): its potentials reached with their node counts, on ones first, in the
     order met. Returns its number and the store, grown when full."""
@@ -203,14 +203,15 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
             if not (m >> v) & 1:
                 continue
             pon = ((var * V + v) << 1) | 1
-            so, store = run(pon, V, cand0, places0, layout, space, (prop_of, meta, store, counts))
-            cell_slots[n_cell] = so
+            props = (prop_of, meta, store, counts)
+            on_slot, store = kept_propagation(pon, V, cand0, places0, layout, space, props)
+            cell_slots[n_cell] = on_slot
             cell_pids[n_cell] = pon
             n_cell += 1
             need_off = card > 2 or not twins
             if not need_off:
                 x = only_bit(m & ~(np.int64(1) << v))
-                twin, store = run(
+                twin, store = kept_propagation(
                     ((var * V + x) << 1) | 1,
                     V,
                     cand0,
@@ -220,27 +221,27 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
                     (prop_of, meta, store, counts),
                 )
                 need_off = meta[twin, 2] >= 0
-            sf = -1
+            off_slot = -1
             if need_off:
-                sf, store = run(
+                off_slot, store = kept_propagation(
                     pon ^ 1, V, cand0, places0, layout, space, (prop_of, meta, store, counts)
                 )
             props = (prop_of, meta, store, counts)
-            if meta[so, 2] >= 0:
+            if meta[on_slot, 2] >= 0:
                 pids[0] = pids[1] = pon
-                two[0] = meta[so, 2]
-                two[1] = meta[so, 3]
+                two[0] = meta[on_slot, 2]
+                two[1] = meta[on_slot, 3]
                 chains(about, 7, CONTRADICTION, pon, NO_CAUSE)
-                offer(pon ^ 1, meta[so, 4], about, pids, two, two.shape[0], hints)
-            if sf >= 0 and meta[sf, 2] >= 0:
+                offer(pon ^ 1, meta[on_slot, 4], about, pids, two, two.shape[0], hints)
+            if off_slot >= 0 and meta[off_slot, 2] >= 0:
                 pids[0] = pids[1] = pon ^ 1
-                two[0] = meta[sf, 2]
-                two[1] = meta[sf, 3]
+                two[0] = meta[off_slot, 2]
+                two[1] = meta[off_slot, 3]
                 chains(about, 7, CONTRADICTION, pon ^ 1, NO_CAUSE)
-                offer(pon, meta[sf, 4], about, pids, two, two.shape[0], hints)
+                offer(pon, meta[off_slot, 4], about, pids, two, two.shape[0], hints)
             if card >= 3:
-                slots[0] = so
-                slots[1] = sf
+                slots[0] = on_slot
+                slots[1] = off_slot
                 pids[0] = pon
                 pids[1] = pon ^ 1
                 chains(about, 1, DOUBLE, pon, NO_CAUSE)
@@ -259,7 +260,7 @@ def search(twins, V, width, cand0, places0, layout, space):  # pragma: no cover 
                 while rest:
                     if rest & 1:
                         pid = ((cells[h, i] * V + v) << 1) | 1
-                        slot, store = run(
+                        slot, store = kept_propagation(
                             pid, V, cand0, places0, layout, space, (prop_of, meta, store, counts)
                         )
                         slots[n_res] = slot
