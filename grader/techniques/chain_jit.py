@@ -23,7 +23,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from grader.techniques.chains import Propagation
+from grader.techniques.chains import Propagation, bits
 from grader.techniques.houses import Houses
 
 MAX_POTENTIALS = 8192
@@ -50,14 +50,9 @@ class ModelArrays:
         self.peers = np.full((n, max(width, 1)), -1, np.int64)
         self.n_peers = np.zeros(n, np.int64)
         for var in range(n):
-            k = 0
-            for mask in chain_peers[var]:
-                while mask:
-                    low = mask & -mask
-                    self.peers[var, k] = low.bit_length() - 1
-                    k += 1
-                    mask ^= low
-            self.n_peers[var] = k
+            order = [q for mask in chain_peers[var] for q in bits(mask)]
+            self.peers[var, : len(order)] = order
+            self.n_peers[var] = len(order)
         cells = [sorted(c) for c in houses.cells]
         size = max(len(c) for c in cells)
         self.cells = np.full((len(cells), size), -1, np.int64)
@@ -375,11 +370,7 @@ def spread(start, dynamic, use_y, V, cand0, places0, layout, space):  # pragma: 
                 m = cand[var]
                 rest = m & (m - 1)
                 if m != 0 and rest != 0 and (rest & (rest - 1)) == 0:
-                    other = m & ~(np.int64(1) << v)
-                    x = 0
-                    while (other >> x) != 1:
-                        x += 1
-                    t = ((var * V + x) << 1) | 1
+                    t = ((var * V + only_bit(m & ~(np.int64(1) << v))) << 1) | 1
                     if slot_of[t] < 0:
                         made_anc[n_made, :] = anc[s, :]
                         made[n_made, 0] = t
@@ -411,11 +402,7 @@ def spread(start, dynamic, use_y, V, cand0, places0, layout, space):  # pragma: 
                     places[hv] = pm & keep
                 rest = pm & (pm - 1)
                 if covering[h] and pm != 0 and rest != 0 and (rest & (rest - 1)) == 0:
-                    other = pm & keep
-                    i = 0
-                    while (other >> i) != 1:
-                        i += 1
-                    t = ((cells[h, i] * V + v) << 1) | 1
+                    t = ((cells[h, only_bit(pm & keep)] * V + v) << 1) | 1
                     if slot_of[t] >= 0:
                         continue
                     made_anc[n_made, :] = anc[s, :]
@@ -497,6 +484,14 @@ def write_reached(pots, anc, n, out, at):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def release(slot_of, pots, n):  # pragma: no cover - compiled
+    """Put the work space's ``slot_of`` back to -1 for the ``n`` potentials :func:`spread`
+    reached (it is -1 everywhere between propagations)."""
+    for s in range(n):
+        slot_of[pots[s]] = -1
+
+
+@numba.njit(cache=True)
 def kernel(start, dynamic, use_y, V, cand0, places0, layout, space, reached):  # pragma: no cover
     """The propagation from ``start`` (:func:`spread`); returns how many on potentials it
     reached, the potentials reached with their node counts (potential, count: the on ones
@@ -511,6 +506,6 @@ def kernel(start, dynamic, use_y, V, cand0, places0, layout, space, reached):  #
     n_on = 0
     for s in range(n):
         n_on += pots[s] & 1
-        slot_of[pots[s]] = -1  # as it was: -1 everywhere
+    release(slot_of, pots, n)
     # copies: the work space is the model's, and another thread may grade the same model next
     return n_on, reached[:k].copy(), (links[:n_links].copy(), index[: 2 * n].copy()), a_out, b_out

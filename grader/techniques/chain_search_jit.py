@@ -22,6 +22,7 @@ from grader.techniques.chain_jit import (
     node_count,
     only_bit,
     popcount,
+    release,
     spread,
     write_reached,
 )
@@ -84,8 +85,7 @@ def kept_propagation(pid, V, cand0, places0, layout, space, props):  # pragma: n
     meta[k, 3] = b
     if a >= 0:
         meta[k, 4] = node_count(anc, slot_of[a]) + node_count(anc, slot_of[b])
-    for s in range(n):
-        slot_of[pots[s]] = -1
+    release(slot_of, pots, n)
     counts[1] = j
     return k, store
 
@@ -311,6 +311,5 @@ def walk_back(pid, target, start_cause, V, cand0, places0, layout, space):  # pr
                 seen[q] = True
                 stack[top] = q
                 top += 1
-    for s in range(n):
-        slot_of[pots[s]] = -1
+    release(slot_of, pots, n)
     return out[:k].copy()

@@ -1395,24 +1395,13 @@ class ChainSearch:
                         ).contradiction
                     ):
                         off_res = self.propagate(pon ^ 1, dynamic, use_y)
+                    # a contradiction of "v" removes v; of "not v", places it
                     if on_res.contradiction:
-                        a, b = on_res.contradiction
-                        elims = ((var, v),)
-                        self.hint(add, base, 7, "contradiction", (), elims, on_res, (a, b), pon)
+                        concluded = self.conclusion(pon ^ 1)
+                        self.contradiction_hint(add, base, concluded, on_res, pon)
                     if off_res is not None and off_res.contradiction:
-                        a, b = off_res.contradiction
-                        elims = tuple((var, w) for w in values_of(m & ~(1 << v)))
-                        self.hint(
-                            add,
-                            base,
-                            7,
-                            "contradiction",
-                            ((var, v),),
-                            elims,
-                            off_res,
-                            (a, b),
-                            pon ^ 1,
-                        )
+                        concluded = self.conclusion(pon)
+                        self.contradiction_hint(add, base, concluded, off_res, pon ^ 1)
                     if card >= 3 and not nishio:
                         for table in ("on", "off"):
                             theirs = getattr(off_res, table)
@@ -1465,25 +1454,21 @@ class ChainSearch:
         if self.best_only and rows:
             rows = [min(rows, key=lambda row: row[1:4])]  # complexity, sort key, order
         V = self.V
-        cand = self.grid.cand
         width = arrays[0].width
         fields = jit.FIELDS
         shared: dict[int, Propagation] = {}
         hints = []
         for row in rows:
             t, cx, sort_key, order, kind, source, cause, n = row[:fields]
-            var, v = divmod(t >> 1, V)
-            if t & 1:
-                places: tuple = ((var, v),)
-                elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
-            else:
-                places, elims = (), ((var, v),)
+            found = self.conclusion(t)
+            assert found is not None  # the kernel offers a chain only where it concludes
+            places, elims = found
             start_cause = None if cause == jit.NO_CAUSE else cause
             pids = row[fields : fields + n]
             goals = row[fields + width : fields + width + n]
             sources = ChainSources(arrays, pids, goals, start_cause, shared)
-            found = divmod(source, V) if kind == jit.REGION else source
-            hint = rated(base, cx, sort_key, jit.KINDS[kind], places, elims, found, sources, ())
+            origin = divmod(source, V) if kind == jit.REGION else source
+            hint = rated(base, cx, sort_key, jit.KINDS[kind], places, elims, origin, sources, ())
             hint.order = order
             hints.append(hint)
         return hints
@@ -1516,19 +1501,22 @@ class ChainSearch:
             cx = sum(getattr(r, table)[t].bit_count() for r in results)
             self.add_target(add, base, cx, sort_key, kind, t, results, source, start_cause)
 
-    def add_target(self, add, base, cx, sort_key, kind, t, results, source, start_cause) -> None:
-        g = self.grid
+    def conclusion(self, t: int) -> tuple[tuple, tuple] | None:
+        """What a chain reaching the potential ``t`` concludes in this grid, as (placements,
+        eliminations): an on potential places its value and removes the cell's others, an off
+        one removes its candidate; None when that changes nothing (SE's add_target)."""
         var, v = divmod(t >> 1, self.V)
+        cand = self.grid.cand[var]
         if t & 1:
-            elims = tuple((var, w) for w in values_of(g.cand[var] & ~(1 << v)))
-            if not elims:
-                return
-            places = ((var, v),)
-        else:
-            if not g.cand[var] >> v & 1:
-                return
-            elims = ((var, v),)
-            places = ()
+            elims = tuple((var, w) for w in values_of(cand & ~(1 << v)))
+            return (((var, v),), elims) if elims else None
+        return ((), ((var, v),)) if cand >> v & 1 else None
+
+    def add_target(self, add, base, cx, sort_key, kind, t, results, source, start_cause) -> None:
+        found = self.conclusion(t)
+        if found is None:
+            return
+        places, elims = found
         if self.nesting >= 2:
             cx += nested_complexity(results, [t] * len(results))
 
@@ -1542,9 +1530,12 @@ class ChainSearch:
 
         add(rating(base, cx), cx, sort_key, (places, elims), build)
 
-    def hint(self, add, base, sort_key, kind, places, elims, res, pair, source) -> None:
-        """A contradiction's hint, handed to ``add`` (:meth:`dynamic_hints`)."""
-        a, b = pair
+    def contradiction_hint(self, add, base, concluded, res, source) -> None:
+        """A contradiction's hint (SE's sort key 7): ``concluded`` (placements, eliminations)
+        because the assumption ``source`` led ``res`` to a contradiction; handed to ``add``
+        (:meth:`dynamic_hints`)."""
+        a, b = res.contradiction
+        places, elims = concluded
         cx = res.on[a].bit_count() + res.off[b].bit_count()
         nested: tuple[Hint, ...] = ()
         if self.nesting >= 2:
@@ -1553,9 +1544,9 @@ class ChainSearch:
 
         def build() -> Hint:
             sources = ((res, a, None), (res, b, None))
-            return rated(base, cx, sort_key, kind, places, elims, source, sources, nested)
+            return rated(base, cx, 7, "contradiction", places, elims, source, sources, nested)
 
-        add(rating(base, cx), cx, sort_key, (places, elims), build)
+        add(rating(base, cx), cx, 7, concluded, build)
 
 
 def rating(base: float, cx: int) -> float:
@@ -1824,8 +1815,6 @@ class StaticImplications:
 
     def common(self, branches, source, start_cause, sort_key, kind) -> list[Hint]:
         search = self.search
-        V = search.V
-        cand = search.grid.cand
         on_common = -1
         off_common = -1
         for b in branches:
@@ -1834,15 +1823,11 @@ class StaticImplications:
         out = []
         for table, mask in ((1, on_common), (0, off_common)):
             for t in bits(mask):
-                var, v = divmod(t, V)
-                if table:
-                    elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
-                    if not elims:
-                        continue
-                    places: tuple = ((var, v),)
-                else:
-                    elims, places = ((var, v),), ()
                 goal = (t << 1) | table
+                found = search.conclusion(goal)
+                if found is None:
+                    continue
+                places, elims = found
                 paths = [self.path((b << 1) | 1, goal) for b in branches]
                 cx = sum(len(set(p)) for p in paths)
                 out.append(
