@@ -78,7 +78,7 @@ def search(kind: str, way: str, outer: ChainSearch, cand: list[int]) -> tuple:
         return inner, inner.dynamic_hints("dynamic")
     made = StaticImplications(inner)
     if kind == "tables":
-        return inner, [made.nodes, made.conflict, made.strong_on, made.reach]
+        return inner, [made.nodes, *made.tables()]
     return inner, made.forcing_hints() + made.multiple_hints()
 
 

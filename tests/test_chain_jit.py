@@ -224,7 +224,7 @@ def assert_same_static_implications(outer: ChainSearch, cand: list[int]) -> int:
         search.use_jit = use_jit
         made = StaticImplications(search)
         hints = made.forcing_hints() + made.multiple_hints()
-        found[use_jit] = (made.nodes, made.conflict, made.strong_on, made.reach, described(hints))
+        found[use_jit] = (made.nodes, made.tables(), described(hints))
     assert found[True] == found[False]
     return len(found[True][-1])
 

@@ -1676,10 +1676,13 @@ class StaticImplications:
         self._off: dict[int, int] = {}
         self._searches: dict[int, tuple[dict[int, int | None], list[int]]] = {}
         """start -> the breadth-first search from it so far: (parents, frontier)"""
+        self._compiled: tuple[Any, Any, Any] | None = None
+        """The compiled kernels, the grid's arrays and the tables as numpy rows, when compiled:
+        then the chains are read in the kernels and the Python tables are not made."""
         arrays = search.jit_arrays() if search.use_jit else None
         if arrays is not None:  # the same tables, compiled
-            tables = compiled("static_jit").static_reach(*arrays, nodes)
-            self.conflict, self.strong_on, self.reach = tables
+            kernels = compiled("static_jit")
+            self._compiled = (kernels, arrays, kernels.static_tables(*arrays))
             return
         present = 0
         for var, m in enumerate(cand):
@@ -1708,6 +1711,14 @@ class StaticImplications:
                     rest ^= low
         self.conflict, self.strong_on = conflict, strong_on
         self.reach = transitive(nodes, succ)
+
+    def tables(self) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+        """Per candidate, as bitsets over candidate indices: its conflicts, the candidates its
+        being off forces on, and those its being on forces on (the compiled tables converted)."""
+        if self._compiled is not None:
+            kernels, _, tables = self._compiled
+            return tuple(kernels.as_dicts(tables, self.nodes))  # type: ignore[return-value]
+        return self.conflict, self.strong_on, self.reach
 
     def on_set(self, c: int) -> int:
         return self.reach[c] | 1 << c
@@ -1756,24 +1767,37 @@ class StaticImplications:
     def forcing_hints(self) -> list[Hint]:
         """The forcing chains (X and XY): candidates whose being on forces them off, or whose
         being off forces them on."""
-        search = self.search
-        V = search.V
-        cand = search.grid.cand
+        V = self.search.V
+        cand = self.search.grid.cand
         out = []
-        for c in self.nodes:
+        for c, contradiction in self.forcing_starts():
             var, v = divmod(c, V)
             pid = (c << 1) | 1
-            if self.conflict[c] & self.reach[c]:
+            if contradiction:
                 path = self.path(pid, pid ^ 1)
                 out.append(self.chain_hint(path, (), ((var, v),), pid))
+            else:
+                path = self.path(pid ^ 1, pid)
+                elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
+                out.append(self.chain_hint(path, ((var, v),), elims, pid ^ 1))
+        return out
+
+    def forcing_starts(self) -> list[tuple[int, bool]]:
+        """The candidates that start a forcing chain, in order: (candidate, True) when its being
+        on forces it off, (candidate, False) when its being off forces it on."""
+        if self._compiled is not None:
+            kernels, arrays, tables = self._compiled
+            return kernels.forcing_starts(*arrays, tables)
+        out = []
+        for c in self.nodes:
+            if self.conflict[c] & self.reach[c]:
+                out.append((c, True))
                 continue
             forced = 0
             for b in bits(self.strong_on[c]):
                 forced |= self.on_set(b)
             if forced >> c & 1:
-                path = self.path(pid ^ 1, pid)
-                elims = tuple((var, w) for w in values_of(cand[var] & ~(1 << v)))
-                out.append(self.chain_hint(path, ((var, v),), elims, pid ^ 1))
+                out.append((c, False))
         return out
 
     def chain_hint(self, path, places, elims, source) -> Hint:
@@ -1798,28 +1822,54 @@ class StaticImplications:
         g = search.grid
         V = search.V
         out: list[Hint] = []
+        for var, v, h, on_common, off_common in self.multiple_groups():
+            if h < 0:
+                branches = [var * V + x for x in values_of(g.cand[var])]
+                about = (var, -1, 5, "cell")
+            else:
+                branches = [q * V + v for q in bits(g.hpos[h * V + v])]
+                about = ((h, v), h, 6, "region")
+            out.extend(self.common(branches, *about, on_common, off_common))
+        return out
+
+    def multiple_groups(self) -> list[tuple[int, int, int, int, int]]:
+        """The groups of branches whose chains share a conclusion, in the order SE offers
+        them: (cell, value, house, on, off). Per cell of three or more candidates, its
+        candidates (value and house -1), then per value of it and covering house of which it
+        is the first place of the value (of two or more), those places; ``on`` and ``off``:
+        the candidates every branch forces on and off."""
+        if self._compiled is not None:
+            kernels, arrays, tables = self._compiled
+            return kernels.multiple_groups(*arrays, tables)
+        search = self.search
+        g = search.grid
+        V = search.V
+        out = []
         for var in range(g.N):
             m = g.cand[var]
             if m.bit_count() < 3:
                 continue
-            branches = [var * V + v for v in values_of(m)]
-            out.extend(self.common(branches, var, -1, 5, "cell"))
+            groups = [(-1, -1, [var * V + v for v in values_of(m)])]
             for v in values_of(m):
                 for h in search.cover_of_var[var]:
                     pm = g.hpos[h * V + v]
-                    if pm.bit_count() < 2 or (pm & -pm).bit_length() - 1 != var:
-                        continue
-                    branches = [q * V + v for q in bits(pm)]
-                    out.extend(self.common(branches, (h, v), h, 6, "region"))
+                    if pm.bit_count() >= 2 and (pm & -pm).bit_length() - 1 == var:
+                        groups.append((v, h, [q * V + v for q in bits(pm)]))
+            for v, h, branches in groups:
+                on_common = off_common = -1
+                for b in branches:
+                    on_common &= self.on_set(b)
+                    off_common &= self.off_set(b)
+                if on_common or off_common:
+                    out.append((var, v, h, on_common, off_common))
         return out
 
-    def common(self, branches, source, start_cause, sort_key, kind) -> list[Hint]:
+    def common(
+        self, branches, source, start_cause, sort_key, kind, on_common, off_common
+    ) -> list[Hint]:
+        """The chains from every branch to each candidate they all force on (``on_common``)
+        or off (``off_common``), one hint per conclusion."""
         search = self.search
-        on_common = -1
-        off_common = -1
-        for b in branches:
-            on_common &= self.on_set(b)
-            off_common &= self.off_set(b)
         out = []
         for table, mask in ((1, on_common), (0, off_common)):
             for t in bits(mask):
