@@ -1818,19 +1818,21 @@ class StaticImplications:
     def multiple_hints(self) -> list[Hint]:
         """Cell forcing chains (cells of three or more candidates) and region forcing chains,
         static."""
-        search = self.search
-        g = search.grid
-        V = search.V
         out: list[Hint] = []
         for var, v, h, on_common, off_common in self.multiple_groups():
-            if h < 0:
-                branches = [var * V + x for x in values_of(g.cand[var])]
-                about = (var, -1, 5, "cell")
-            else:
-                branches = [q * V + v for q in bits(g.hpos[h * V + v])]
-                about = ((h, v), h, 6, "region")
+            about = (var, -1, 5, "cell") if h < 0 else ((h, v), h, 6, "region")
+            branches = self.branches(var, v, h)
             out.extend(self.common(branches, *about, on_common, off_common))
         return out
+
+    def branches(self, var: int, v: int, h: int) -> list[int]:
+        """The candidates a multiple chain starts from: the cell's (house -1), or the places
+        of value ``v`` in house ``h``."""
+        g = self.search.grid
+        V = self.search.V
+        if h < 0:
+            return [var * V + x for x in values_of(g.cand[var])]
+        return [q * V + v for q in bits(g.hpos[h * V + v])]
 
     def multiple_groups(self) -> list[tuple[int, int, int, int, int]]:
         """The groups of branches whose chains share a conclusion, in the order SE offers
@@ -1849,15 +1851,15 @@ class StaticImplications:
             m = g.cand[var]
             if m.bit_count() < 3:
                 continue
-            groups = [(-1, -1, [var * V + v for v in values_of(m)])]
+            groups = [(-1, -1)]
             for v in values_of(m):
                 for h in search.cover_of_var[var]:
                     pm = g.hpos[h * V + v]
                     if pm.bit_count() >= 2 and (pm & -pm).bit_length() - 1 == var:
-                        groups.append((v, h, [q * V + v for q in bits(pm)]))
-            for v, h, branches in groups:
+                        groups.append((v, h))
+            for v, h in groups:
                 on_common = off_common = -1
-                for b in branches:
+                for b in self.branches(var, v, h):
                     on_common &= self.on_set(b)
                     off_common &= self.off_set(b)
                 if on_common or off_common:
