@@ -10,13 +10,20 @@ seconds, user + system, start-up included, as a user would see it). Rows:
 - ``hardest``: the forum's hardest (``bench/sudoku_hardest.py``), one process per puzzle and side,
   each stopped by the kernel at ``--cap`` CPU seconds (RLIMIT_CPU; ours also gets ``--timeout`` of
   three times as many wall seconds, after which it reports the rating of the steps it took, a
-  lower bound).
+  lower bound);
+- ``copies``: the hardest again, each as ``--copies`` of its symmetric copies (the Sudoku
+  family's own: turns, mirrors, rows, columns, bands or stacks swapped, digits renamed; chosen
+  with ``--seed``), all in one file per program, uncapped: whether the two ratings still agree
+  on puzzles neither program has seen in that form (SE's chains depend on the order of its
+  search, so a copy's ER may differ from the published one, on both sides alike). Slow: serate
+  takes minutes on each.
 
     python bench/vs_serate.py                       # start and the three bands, every 2nd puzzle
     python bench/vs_serate.py --every 1             # every puzzle of the bands (~10 min)
     python bench/vs_serate.py --rows hardest --cap 30
     python bench/vs_serate.py --rows 4 --limit 20 --data /work/shared/data
     python bench/vs_serate.py --repeat 3            # each band 3 times, sides alternating
+    python bench/vs_serate.py --rows copies --only Escargot skfr --copies 2
 
 With ``--repeat N`` each band row runs N times, serate then ours, and each side's least CPU time
 counts (noise on a shared machine only adds time); the detail line lists every run's ratio.
@@ -30,6 +37,7 @@ import argparse
 import csv
 import json
 import math
+import random
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -53,7 +61,7 @@ BANDS = {
     "6-8": ("SE 6.0-7.9", 6.0, 8.0),
     "4": ("SE < 4", 0.0, 4.0),
 }
-ROWS = ("start", *BANDS, "hardest")
+ROWS = ("start", *BANDS, "hardest", "copies")
 DEFAULT_ROWS = "start,8.5,6-8,4"
 WALL_PER_CPU = 3.0
 """Ours under ``--cap C`` also gets ``--timeout`` of this many times C wall seconds: on the busy
@@ -180,6 +188,11 @@ def fmt(rating: Rating | None) -> str:
     return "-" if rating is None else "/".join(f"{x:.1f}" for x in rating)
 
 
+def named_hardest(only: list[str] | None) -> list[tuple]:
+    """The hardest puzzles whose names hold one of ``only`` (every one without it)."""
+    return [h for h in HARDEST if not only or any(o.lower() in h[0].lower() for o in only)]
+
+
 def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> list[str]:
     """Each hardest puzzle through both programs, one process each, capped at ``cap``: prints
     a line per puzzle and returns the row of the table (the sums)."""
@@ -191,9 +204,7 @@ def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> l
     ]
     print(*lines, sep="\n", flush=True)
     total_ours, total_theirs = Side(), Side()
-    for name, text, published, _source in HARDEST:
-        if only and not any(o.lower() in name.lower() for o in only):
-            continue
+    for name, text, published, _source in named_hardest(only):
         theirs = run_serate(classpath, [text], work, cap)
         ours = run_ours([text], work, cap)
         ours_cut = ours.capped or not ours.solved[0]
@@ -215,6 +226,35 @@ def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> l
     return [table_line("hardest (capped)", len(total_ours.ratings), total_ours, total_theirs)]
 
 
+def symmetric_copies(text: str, count: int, rng: random.Random) -> list[tuple[str, str]]:
+    """``count`` of a puzzle line's symmetric copies (the Sudoku family's), as (how, line)."""
+    from grader.loading import load
+    from grader.registry import get_family
+
+    sudoku = get_family("sudoku")
+    puzzle = load(text, "sudoku")[0]
+    data = sudoku.to_data(puzzle.model, puzzle.givens)
+    made = [(how, "".join(copy["grid"])) for how, copy in sudoku.symmetric_copies(data)]
+    return rng.sample([(how, line) for how, line in made if line != text], count)
+
+
+def copies(classpath: str, work: Path, only: list[str] | None, count: int, seed: int) -> list[str]:
+    """The hardest's symmetric copies through both programs, one file each, uncapped: prints a
+    line per copy and returns the row of the table."""
+    chosen = []
+    for name, text, _published, _source in named_hardest(only):
+        rng = random.Random(f"{seed}:{name}")
+        chosen += [(name, how, line) for how, line in symmetric_copies(text, count, rng)]
+    puzzles = [line for _, _, line in chosen]
+    theirs = run_serate(classpath, puzzles, work, None)
+    ours = run_ours(puzzles, work, None)
+    print(f"copies of the hardest, {count} each (seed {seed}), one file per program, uncapped")
+    print(f"  {'puzzle':<24} {'copy':<24} {'serate':>14} {'ours':>14}  same")
+    for (name, how, _), a, b in zip(chosen, theirs.ratings, ours.ratings, strict=True):
+        print(f"  {name:<24} {how:<24} {fmt(a):>14} {fmt(b):>14}  {a == b}", flush=True)
+    return [table_line("copies of hardest", len(puzzles), ours, theirs)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="shared data folder")
@@ -224,7 +264,11 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=2, help="every n-th puzzle of each band")
     parser.add_argument("--limit", type=int, default=None, help="at most n puzzles per band")
     parser.add_argument("--cap", type=float, default=30.0, help="hardest: CPU s per puzzle")
-    parser.add_argument("--only", nargs="*", default=None, help="hardest: names (substrings)")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="hardest, copies: names (substrings)"
+    )
+    parser.add_argument("--copies", type=int, default=1, help="copies: copies per puzzle")
+    parser.add_argument("--seed", type=int, default=1, help="copies: which copies")
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs per band row, sides alternating (least counts)"
     )
@@ -247,6 +291,9 @@ def main() -> int:
         for row in rows:
             if row == "hardest":
                 table += hardest(classpath, work, args.cap, args.only)
+                continue
+            if row == "copies":
+                table += copies(classpath, work, args.only, args.copies, args.seed)
                 continue
             if row == "start":
                 label, (puzzles, listed) = "start (1 easy)", band_puzzles(args.data, 0, 1.3, 1, 1)
