@@ -227,7 +227,8 @@ def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> l
 
 
 def symmetric_copies(text: str, count: int, rng: random.Random) -> list[tuple[str, str]]:
-    """``count`` of a puzzle line's symmetric copies (the Sudoku family's), as (how, line)."""
+    """``count`` of a puzzle line's symmetric copies (the Sudoku family's; all of them when it
+    has fewer), as (how, line)."""
     from grader.loading import load
     from grader.registry import get_family
 
@@ -235,7 +236,8 @@ def symmetric_copies(text: str, count: int, rng: random.Random) -> list[tuple[st
     puzzle = load(text, "sudoku")[0]
     data = sudoku.to_data(puzzle.model, puzzle.givens)
     made = [(how, "".join(copy["grid"])) for how, copy in sudoku.symmetric_copies(data)]
-    return rng.sample([(how, line) for how, line in made if line != text], count)
+    distinct = [(how, line) for how, line in made if line != text]
+    return rng.sample(distinct, min(count, len(distinct)))
 
 
 def copies(classpath: str, work: Path, only: list[str] | None, count: int, seed: int) -> list[str]:
@@ -277,8 +279,8 @@ def main() -> int:
     unknown = [r for r in rows if r not in ROWS]
     if unknown:
         parser.error(f"unknown rows {unknown} (choose from {','.join(ROWS)})")
-    if args.every < 1 or args.repeat < 1:
-        parser.error("--every and --repeat take a whole number from 1")
+    if args.every < 1 or args.repeat < 1 or args.copies < 1:
+        parser.error("--every, --repeat and --copies take a whole number from 1")
     classpath = reference("GRADER_SERATE_CP", "vs_serate")
     our_program("grade")
     if any(r in BANDS for r in rows) and not (args.data / "sudoku_se_dev.csv").exists():
