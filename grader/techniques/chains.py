@@ -43,7 +43,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -1665,14 +1665,7 @@ class StaticImplications:
     indices, from one pass over the strongly connected components of the on-to-on graph."""
 
     def __init__(self, search: ChainSearch) -> None:
-        g = search.grid
-        V = search.V
-        cand, hpos = g.cand, g.hpos
-        cover_of_var = search.cover_of_var
-        x_masks, y_masks = search.lookups.candidate_masks(V)
         self.search = search
-        nodes = [var * V + v for var in range(g.N) for v in values_of(cand[var])]
-        self.nodes = nodes
         self._off: dict[int, int] = {}
         self._searches: dict[int, tuple[dict[int, int | None], list[int]]] = {}
         """start -> the breadth-first search from it so far: (parents, frontier)"""
@@ -1684,6 +1677,12 @@ class StaticImplications:
             kernels = compiled("static_jit")
             self._compiled = (kernels, arrays, kernels.static_tables(*arrays))
             return
+        g = search.grid
+        V = search.V
+        cand, hpos = g.cand, g.hpos
+        cover_of_var = search.cover_of_var
+        x_masks, y_masks = search.lookups.candidate_masks(V)
+        nodes = self.nodes
         present = 0
         for var, m in enumerate(cand):
             present |= m << (var * V)
@@ -1711,6 +1710,13 @@ class StaticImplications:
                     rest ^= low
         self.conflict, self.strong_on = conflict, strong_on
         self.reach = transitive(nodes, succ)
+
+    @cached_property
+    def nodes(self) -> list[int]:
+        """Every candidate of the grid (``var * V + value``), in order: the rows of the
+        tables (the compiled search reads them without this list)."""
+        g, V = self.search.grid, self.search.V
+        return [var * V + v for var in range(g.N) for v in values_of(g.cand[var])]
 
     def tables(self) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
         """Per candidate, as bitsets over candidate indices: its conflicts, the candidates its

@@ -86,6 +86,20 @@ def add_on_set(row, reach, node_of, c):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def add_conflicts(row, on_set, conflict, node_of):  # pragma: no cover - compiled
+    """``row`` |= the conflicts of every candidate of ``on_set``: what they, being on, turn off
+    (:meth:`grader.techniques.chains.StaticImplications.off_set`)."""
+    for w in range(on_set.shape[0]):
+        word = on_set[w]
+        while word:
+            b = lowest(word)
+            word &= ~(np.uint64(1) << np.uint64(b))
+            x = node_of[w * 64 + b]
+            for u in range(row.shape[0]):
+                row[u] |= conflict[x, u]
+
+
+@numba.njit(cache=True)
 def forcing_kernel(V, cand, tables):  # pragma: no cover - compiled
     """:func:`forcing_starts` compiled: rows of (candidate, 1 if on forces it off)."""
     conflict, strong, reach = tables[0], tables[1], tables[2]
@@ -165,14 +179,7 @@ def groups_kernel(V, cand, places, layout, tables):  # pragma: no cover - compil
                     i = node_of[c]
                     if not made[i]:
                         made[i] = True
-                        for w in range(W):
-                            word = on_set[w]
-                            while word:
-                                b = lowest(word)
-                                word &= ~(np.uint64(1) << np.uint64(b))
-                                x = node_of[w * 64 + b]
-                                for u in range(W):
-                                    off[i, u] |= conflict[x, u]
+                        add_conflicts(off[i], on_set, conflict, node_of)
                     for w in range(W):
                         masks[g, 0, w] &= on_set[w]
                         masks[g, 1, w] &= off[i, w]
