@@ -1,9 +1,10 @@
 """Start-up cost: CPU seconds (user + system, children included) of ``grade --help``, of grading
 the example Sudoku as JSON (from its file, and as a text line without and with ``--family
-sudoku``) and of ``python -c "import grader"``, the median of several runs; beside them Python
-alone and the libraries the command line loads before any of our code runs: typer, and pydantic,
-which only a JSON file's validation imports (typer 0.29 imported it for every command, through
-an adapter per option: pyproject holds typer below it).
+sudoku``), of generating one 14x14 Binairo and of ``python -c "import grader"``, the median of
+several runs; beside them Python alone and the libraries the command line loads before any of
+our code runs: typer, and pydantic, which only a JSON file's validation imports (typer 0.29
+imported it for every command, through an adapter per option: pyproject holds typer below it),
+and numba, which the first dynamic chain imports.
 Our bytecode is compiled first, as ``pip install .`` does.
 
     python bench/startup.py                      # the active environment
@@ -66,7 +67,14 @@ def main() -> None:
             "-c",
             "import pydantic, pydantic.fields; pydantic.BaseModel",
         ],
+        "python: import numba (dynamic chains)": [python, "-c", "import numba"],
     }
+    made = Path(tempfile.mkdtemp()) / "one.jsonl"
+    commands["grader generate binairo 14x14 normal -n 1"] = [
+        str(bin_dir / "grader"),
+        *("generate", "binairo", "--size", "14x14", "--level", "normal", "-n", "1"),
+        *("--seed", "1", "-o", str(made), "--force", "--no-progress"),
+    ]
     line = sudoku_line(HERE.parent / "examples" / "sudoku.json")
     for name, extra in (("", []), (" --family sudoku", ["--family", "sudoku"])):
         commands[f"grade --json{name} (one sudoku line)"] = [
