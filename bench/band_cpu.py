@@ -25,8 +25,8 @@ from checkouts import run_in
 
 CHILD = """
 import csv, hashlib, json, sys, time
-from grader.grading import grade
-from grader.loading import load
+from grader.rating.grading import grade
+from grader.rating.loading import load
 rows = list(csv.DictReader(open(sys.argv[1])))
 low, high, every, runs = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 lines = [r["puzzle"] for r in rows if low <= float(r["se_rating"]) < high][::every]

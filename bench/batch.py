@@ -29,10 +29,10 @@ import resource
 import time
 from pathlib import Path
 
-from grader.backtrack import solve_random
-from grader.batch import run_batch, tasks_from
-from grader.exact import count_solutions
-from grader.loading import puzzle_from_dict
+from grader.core.backtrack import solve_random
+from grader.core.exact import count_solutions
+from grader.rating.loading import puzzle_from_dict
+from grader.storage.batch import run_batch, tasks_from
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,8 +108,8 @@ def sudoku_memory(count: int, seed: int, min_se: float | None = None) -> None:
     before the first, after loading)."""
     import csv
 
-    from grader.grading import grade
-    from grader.loading import load
+    from grader.rating.grading import grade
+    from grader.rating.loading import load
 
     shared = next(p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.exists())
     with (shared / "data" / "sudoku_se_dev.csv").open() as handle:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from grader.grading import grade
-from grader.loading import puzzle_from_dict
+from grader.rating.grading import grade
+from grader.rating.loading import puzzle_from_dict
 from shared_sets import SHARED_DATA, binairo_external
 
 

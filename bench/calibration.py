@@ -34,8 +34,8 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from binairo_external import site_taus  # noqa: E402
 from sudoku_se import spearman  # noqa: E402
 
-from grader.grading import grade  # noqa: E402
-from grader.loading import load, puzzle_from_dict  # noqa: E402
+from grader.rating.grading import grade  # noqa: E402
+from grader.rating.loading import load, puzzle_from_dict  # noqa: E402
 from shared_sets import SHARED_DATA, binairo_external, siteswap_examples, tango_real  # noqa: E402
 
 FAMILIES = ("tango", "binairo", "sudoku", "path", "siteswap")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from grader.registry import families
+from grader.rating.registry import families
 from grader.testing import family_checks
 
 

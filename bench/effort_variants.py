@@ -1,6 +1,6 @@
 """Effort formulas side by side on the outside signals: why effort is ``c² · H(n)`` per wave.
 
-Every puzzle is graded once; each formula then prices the same waves (:func:`grader.effort.
+Every puzzle is graded once; each formula then prices the same waves (:func:`grader.core.effort.
 wave_costs`: a wave's dearest cost ``c`` and its ``n`` moves), so the formulas are compared on
 identical solves. Printed per formula: Spearman with LinkedIn's weekday on the 103 Tangos, its
 bootstrap 90 % interval (how far 103 dailies pin it down), and the Kendall tau-b of effort with
@@ -31,10 +31,10 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 from binairo_external import site_taus  # noqa: E402
 from sudoku_se import spearman  # noqa: E402
 
-from grader.costs import choose  # noqa: E402
-from grader.effort import COST_POWER, harmonic, wave_costs, wave_effort  # noqa: E402
-from grader.grading import grade  # noqa: E402
-from grader.loading import puzzle_from_dict  # noqa: E402
+from grader.core.effort import COST_POWER, harmonic, wave_costs, wave_effort  # noqa: E402
+from grader.rating.costs import choose  # noqa: E402
+from grader.rating.grading import grade  # noqa: E402
+from grader.rating.loading import puzzle_from_dict  # noqa: E402
 from shared_sets import SHARED_DATA, binairo_external, tango_real  # noqa: E402
 
 Waves = list[tuple[float, int]]

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader.generator import Generator, Request
+from grader.generation.generator import Generator, Request
 
 
 def timed(request: Request) -> tuple[list[float], list[float], int, str | None]:
@@ -117,7 +117,7 @@ def on_workers(workers: list[int], dask: bool, count: int, seed: int) -> None:
     """Puzzles per second for two requests on each number of workers and on a local Dask
     cluster (2 worker processes, 1 thread each, started before the clock), and a check that
     every setting wrote the same file."""
-    from grader.parallel import generate_run
+    from grader.generation.parallel import generate_run
 
     cases = [
         ("binairo 14x14 normal", Request("binairo", (14, 14), "normal", count=count, seed=seed)),

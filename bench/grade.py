@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from grader.generator import Request, generate
-from grader.grading import grade
-from grader.loading import puzzle_from_dict
+from grader.generation.generator import Request, generate
+from grader.rating.grading import grade
+from grader.rating.loading import puzzle_from_dict
 from shared_sets import SHARED_DATA, binairo_external, tango_real
 
 

@@ -11,7 +11,7 @@ run, as an inner search of nested chains runs them:
 - ``static``: those and the forcing and multiple forcing chains read from them.
 
 Each is timed three ways: ``compiled`` (the whole search, the rule-parents walk and the static
-tables in the kernels of ``grader/techniques/chain_search_jit.py`` and ``static_jit.py``),
+tables in the kernels of ``rules/sudoku/chains/search_jit.py`` and ``static_jit.py``),
 ``per propagation`` (only the propagation compiled, as before the whole search was; the static
 kinds have no propagation, so this is Python for them) and ``python`` (no kernel). The least of
 ``--runs`` passes counts, in milliseconds a grid, with a digest of every hint (rank, kind,
@@ -35,11 +35,11 @@ from pathlib import Path
 
 from vs_common import DEFAULT_DATA, se_ratings_csv
 
-from grader.costs import choose
-from grader.engine import Engine
-from grader.loading import load
-from grader.technique import Context
-from grader.techniques.chains import ChainSearch, StaticImplications, compiled, rule_parents
+from grader.core.engine import Engine
+from grader.core.technique import Context
+from grader.rating.costs import choose
+from grader.rating.loading import load
+from rules.sudoku.chains.chaining import ChainSearch, StaticImplications, compiled, rule_parents
 
 WAYS = ("compiled", "per propagation", "python")
 

@@ -13,11 +13,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from grader.costs import choose
-from grader.engine import Engine
-from grader.exact import count_solutions
-from grader.generator import Generator, Request
-from grader.loading import load, puzzle_from_dict
+from grader.core.engine import Engine
+from grader.core.exact import count_solutions
+from grader.generation.generator import Generator, Request
+from grader.rating.costs import choose
+from grader.rating.loading import load, puzzle_from_dict
 from rules.pairplace.family import FAMILY
 
 CUBE = "AB,BC,CD,DA,EF,FG,GH,HE,AE,BF,CG,DH"

@@ -19,10 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-from grader.exact import count_solutions, search_for
-from grader.generator import Generator, Request
-from grader.grading import grade
-from grader.loading import load, puzzle_from_dict
+from grader.core.exact import count_solutions, search_for
+from grader.generation.generator import Generator, Request
+from grader.rating.grading import grade
+from grader.rating.loading import load, puzzle_from_dict
 
 LEVELS = ("trivial", "easy", "normal", "hard", "expert")
 EXAMPLES = "path_puzzles_examples.json"

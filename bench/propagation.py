@@ -7,7 +7,8 @@ chains until stuck; on each stuck grid ``ChainSearch.propagate`` then runs from 
 ``--runs`` passes is printed per level, in microseconds per potential reached, with a digest of
 every propagation's outcome (potentials, node counts, parents, causes, contradiction), so a
 change to the propagation is shown to leave its results alone. Nesting 0 runs compiled when
-numba is there (``grader/techniques/chain_jit.py``); ``GRADER_NO_JIT=1`` times the Python one.
+numba is there (``rules/sudoku/chains/propagation_jit.py``); ``GRADER_NO_JIT=1`` times the Python
+one.
 Loading and the stuck grids are left out of the time. With ``--against`` both checkouts take
 turns for ``--rounds`` rounds and each side's least time counts: the measure for a change of a
 few per cent in the chains' inner loop, which whole-puzzle timings on a shared machine cannot
@@ -30,11 +31,11 @@ from checkouts import run_in
 
 CHILD = """
 import csv, hashlib, json, sys, time
-from grader.costs import choose
-from grader.engine import Engine
-from grader.loading import load
-from grader.technique import Context
-from grader.techniques.chains import ChainSearch
+from grader.rating.costs import choose
+from grader.core.engine import Engine
+from grader.rating.loading import load
+from grader.core.technique import Context
+from rules.sudoku.chains.chaining import ChainSearch
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 low, every, runs = float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

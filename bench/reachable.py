@@ -22,8 +22,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from grader.generator import Generator, Request
-from grader.registry import families
+from grader.generation.generator import Generator, Request
+from grader.rating.registry import families
 
 SIZES: dict[str, list[tuple[int, int]]] = {
     "binairo": [(6, 6), (8, 8), (10, 10), (14, 14)],

@@ -24,16 +24,16 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 import shared_sets  # noqa: E402
-from grader.grading import grade  # noqa: E402
-from grader.html import trace_html  # noqa: E402
-from grader.loading import load, puzzle_from_dict  # noqa: E402
-from grader.render import (  # noqa: E402
+from grader.output.html import trace_html  # noqa: E402
+from grader.output.render import (  # noqa: E402
     board_svg,
     boards_figure,
     puzzle_board,
     states_before,
     step_board,
 )
+from grader.rating.grading import grade  # noqa: E402
+from grader.rating.loading import load, puzzle_from_dict  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
 

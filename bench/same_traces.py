@@ -25,8 +25,12 @@ CHILD = """
 import hashlib, json, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[2])  # this checkout's tests: the shared sets' readers
-from grader.grading import grade
-from grader.loading import load, puzzle_from_dict
+try:  # the layout of grader/ by concern (issue 50), or the flat one before it
+    from grader.rating.grading import grade
+    from grader.rating.loading import load, puzzle_from_dict
+except ImportError:
+    from grader.grading import grade
+    from grader.loading import load, puzzle_from_dict
 import shared_sets
 kind, source = json.loads(sys.argv[1])
 if kind == "files":

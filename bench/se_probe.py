@@ -58,12 +58,12 @@ def run_se(classpath: str, args: list[str]) -> list[list[str]]:
 
 def our_search(text: str, level: int):
     """Our chain search over the puzzle's start grid, known unique (as SE rates only those)."""
-    from grader.costs import choose
-    from grader.engine import Engine
-    from grader.exact import count_solutions
-    from grader.loading import load
-    from grader.technique import Context
-    from grader.techniques.chains import ChainSearch
+    from grader.core.engine import Engine
+    from grader.core.exact import count_solutions
+    from grader.core.technique import Context
+    from grader.rating.costs import choose
+    from grader.rating.loading import load
+    from rules.sudoku.chains.chaining import ChainSearch
 
     puzzle = load(text)[0]
     _, found = count_solutions(puzzle.model, puzzle.givens, 2)

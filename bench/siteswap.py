@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from grader.costs import choose
-from grader.engine import Engine
-from grader.exact import count_solutions
-from grader.generator import Generator, Request
-from grader.loading import puzzle_from_dict
+from grader.core.engine import Engine
+from grader.core.exact import count_solutions
+from grader.generation.generator import Generator, Request
+from grader.rating.costs import choose
+from grader.rating.loading import puzzle_from_dict
 from rules.siteswap.family import repetition
 from shared_sets import SHARED_DATA, siteswap_examples
 

@@ -36,7 +36,7 @@ CELLS: dict[str, tuple[str, tuple[int, int], str, dict]] = {
 
 CHILD = """
 import hashlib, json, sys, time
-from grader.generator import Request, generate
+from grader.generation.generator import Request, generate
 family, rows, cols, level, options, count, seed, timeout = json.loads(sys.argv[1])
 started = time.process_time()
 digest = hashlib.sha256()

@@ -47,12 +47,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from grader.costs import build_table, choose, technique_table
-from grader.engine import Engine, apply_step
-from grader.exact import count_solutions, search_for
-from grader.generator import packed_state
-from grader.model import Model, State, values_of
-from grader.registry import families
+from grader.core.engine import Engine, apply_step
+from grader.core.exact import count_solutions, search_for
+from grader.core.model import Model, State, values_of
+from grader.generation.generator import packed_state
+from grader.rating.costs import build_table, choose, technique_table
+from grader.rating.registry import families
 from grader.techniques import Guess
 from soundness import random_puzzles, removed_values
 
@@ -175,7 +175,7 @@ def check_run(
     stated: set[int] | None = None,
 ) -> None:
     """Run the engine from ``state`` (until ``stop``, a monotonic time; ``stated``: the cells
-    the puzzle states, see :meth:`grader.engine.Engine.run`); ask the exact search about every
+    the puzzle states, see :meth:`grader.core.engine.Engine.run`); ask the exact search about every
     value a step removes."""
     if production:  # the whole table, default or not
         every = build_table(family, technique_table(family, model))

@@ -85,9 +85,9 @@ def main() -> int:
     )
     parser.add_argument("--only", nargs="*", default=None, help="names (substrings) to run")
     args = parser.parse_args()
-    from grader.exact import count_solutions
-    from grader.grading import GradeOptions, grade
-    from grader.loading import load
+    from grader.core.exact import count_solutions
+    from grader.rating.grading import GradeOptions, grade
+    from grader.rating.loading import load
 
     rows = [
         h for h in HARDEST if not args.only or any(o.lower() in h[0].lower() for o in args.only)

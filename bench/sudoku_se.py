@@ -69,8 +69,8 @@ def spearman(a: list[float], b: list[float]) -> float:
 
 def grade_one(text: str) -> tuple[dict, float]:
     """The report of one puzzle and the CPU seconds its grading took."""
-    from grader.grading import grade
-    from grader.loading import load
+    from grader.rating.grading import grade
+    from grader.rating.loading import load
 
     puzzle = load(text)[0]
     begun = time.process_time()

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import shared_sets  # noqa: E402
-from grader.grading import grade  # noqa: E402
-from grader.loading import load, puzzle_from_dict  # noqa: E402
+from grader.rating.grading import grade  # noqa: E402
+from grader.rating.loading import load, puzzle_from_dict  # noqa: E402
 from grader.testing import rating  # noqa: E402
 
 COLLECTIONS = {

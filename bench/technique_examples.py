@@ -39,16 +39,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from grader.costs import choose, technique_table
-from grader.engine import Engine
-from grader.exact import count_solutions
-from grader.family import Family
-from grader.generator import Request, generate
-from grader.grading import stated_at_start
-from grader.loading import load, puzzle_from_dict
-from grader.model import Model
-from grader.registry import families
-from grader.step import Step
+from grader.core.engine import Engine
+from grader.core.exact import count_solutions
+from grader.core.model import Model
+from grader.core.step import Step
+from grader.generation.generator import Request, generate
+from grader.rating.costs import choose, technique_table
+from grader.rating.family import Family
+from grader.rating.grading import stated_at_start
+from grader.rating.loading import load, puzzle_from_dict
+from grader.rating.registry import families
 
 ROOT = Path(__file__).resolve().parent.parent
 WAVE_SECONDS = 15.0

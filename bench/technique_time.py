@@ -23,10 +23,10 @@ from pathlib import Path
 
 from vs_common import DEFAULT_DATA
 
-from grader.grading import grade
-from grader.loading import load
-from grader.registry import families
-from grader.technique import Context, Technique
+from grader.core.technique import Context, Technique
+from grader.rating.grading import grade
+from grader.rating.loading import load
+from grader.rating.registry import families
 
 
 class Timer:

@@ -15,10 +15,10 @@ import json
 import sys
 import time
 
-from grader import exact
-from grader.generator import Generator, Request
-from grader.loading import puzzle_from_dict
-from grader.registry import families
+from grader.core import exact
+from grader.generation.generator import Generator, Request
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 
 T, E, N, H, X = "trivial", "easy", "normal", "hard", "expert"
 ND = {"nontrivial": True, "distinct": True}

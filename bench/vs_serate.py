@@ -229,8 +229,8 @@ def hardest(classpath: str, work: Path, cap: float, only: list[str] | None) -> l
 def symmetric_copies(text: str, count: int, rng: random.Random) -> list[tuple[str, str]]:
     """``count`` of a puzzle line's symmetric copies (the Sudoku family's; all of them when it
     has fewer), as (how, line)."""
-    from grader.loading import load
-    from grader.registry import get_family
+    from grader.rating.loading import load
+    from grader.rating.registry import get_family
 
     sudoku = get_family("sudoku")
     puzzle = load(text, "sudoku")[0]

@@ -93,7 +93,7 @@ def agree(ours: list[str], theirs: list[str]) -> str:
 
 def game_ids_of(jsonl: Path) -> list[str]:
     """Unruly game IDs of our generated puzzles (the project's own writer)."""
-    from grader.loading import puzzle_from_dict
+    from grader.rating.loading import puzzle_from_dict
     from rules.binairo.file import unruly_id
 
     ids = []

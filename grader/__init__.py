@@ -17,37 +17,27 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from grader.batch import grade_many
-    from grader.grading import Grade, GradeOptions, grade, hint
-    from grader.loading import load
+    from grader.rating.grading import Grade, GradeOptions, grade, hint
+    from grader.rating.loading import load
+    from grader.storage.batch import grade_many
 
 __all__ = ["Grade", "GradeOptions", "__version__", "grade", "grade_many", "hint", "load"]
 
 _HOMES = {
-    "grade_many": "grader.batch",
-    "Grade": "grader.grading",
-    "GradeOptions": "grader.grading",
-    "grade": "grader.grading",
-    "hint": "grader.grading",
-    "load": "grader.loading",
+    "grade_many": "grader.storage.batch",
+    "Grade": "grader.rating.grading",
+    "GradeOptions": "grader.rating.grading",
+    "grade": "grader.rating.grading",
+    "hint": "grader.rating.grading",
+    "load": "grader.rating.loading",
 }
 """Where each public name lives."""
-
-
-def _version() -> str:
-    """The installed version (``0.0.0+local`` in a source tree that was not installed)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("puzzle-grader")
-    except PackageNotFoundError:
-        return "0.0.0+local"
 
 
 def __getattr__(name: str) -> Any:
     """Import a public name on first use (PEP 562)."""
     if name == "__version__":
-        value: Any = _version()
+        from grader.core.version import __version__ as value
     elif name in _HOMES:
         value = getattr(import_module(_HOMES[name]), name)
     else:

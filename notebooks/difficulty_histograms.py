@@ -43,14 +43,14 @@ import pandas as pd
 from IPython.display import Image, display
 from matplotlib.figure import Figure
 
-from grader.bank import Bank
-from grader.batch import grade_many
-from grader.family import Family, Puzzle
-from grader.generator import Request
-from grader.histogram import save_histograms, technique_usage
-from grader.loading import entries, load, puzzle_from_dict
-from grader.plan import run_plan
-from grader.registry import families
+from grader.generation.generator import Request
+from grader.generation.plan import run_plan
+from grader.output.histogram import save_histograms, technique_usage
+from grader.rating.family import Family, Puzzle
+from grader.rating.loading import entries, load, puzzle_from_dict
+from grader.rating.registry import families
+from grader.storage.bank import Bank
+from grader.storage.batch import grade_many
 
 ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
 SHARED = Path(os.environ.get("GRADER_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -108,7 +108,8 @@ plan = [
 
 
 def made_by(request: Request) -> str:
-    """The id prefix of the puzzles the generator makes for a request (grader/generator.py)."""
+    """The id prefix of the puzzles the generator makes for a request
+    (grader/generation/generator.py)."""
     rows, cols = request.size
     return f"{request.family}-{rows}x{cols}-{request.level}-s{request.seed}-"
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from IPython.display import Image, Markdown, display
 
 from grader import grade, load
-from grader.loading import puzzle_from_dict
-from grader.registry import families
-from grader.render import boards_figure, puzzle_board, states_before, step_board
+from grader.output.render import boards_figure, puzzle_board, states_before, step_board
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 
 ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
 FIGURES = Path(os.environ.get("GRADER_FIGURES", ROOT / "out" / "notebooks"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from grader.family import require
+from grader.rating.family import require
 
 BOX_SHAPES: dict[int, tuple[int, int]] = {
     4: (2, 2),

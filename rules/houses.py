@@ -5,7 +5,7 @@ and up, are sudoku's own)."""
 
 from __future__ import annotations
 
-from grader.family import TechniqueSpec
+from grader.rating.family import TechniqueSpec
 from grader.techniques.fish import Fish
 from grader.techniques.houses import (
     DirectLockedCandidates,

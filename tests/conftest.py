@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.family import Puzzle
-from grader.loading import puzzle_from_dict
+from grader.rating.family import Puzzle
+from grader.rating.loading import puzzle_from_dict
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -25,7 +25,7 @@ def make(data: dict) -> Puzzle:
 
 def random_solution(puzzle: Puzzle, rng: random.Random) -> list[int]:
     """A random solution of the (empty or partial) puzzle, by seeded randomized search."""
-    from grader.backtrack import solve_random
+    from grader.core.backtrack import solve_random
 
     solution = solve_random(puzzle.model, puzzle.givens, rng)
     assert solution is not None

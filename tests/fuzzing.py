@@ -9,10 +9,10 @@ import json
 
 from hypothesis import strategies as st
 
-from grader.errors import InputError
-from grader.grading import GradeOptions, grade
-from grader.loading import load, puzzle_from_dict
-from grader.registry import families
+from grader.core.errors import InputError
+from grader.rating.grading import GradeOptions, grade
+from grader.rating.loading import load, puzzle_from_dict
+from grader.rating.registry import families
 
 FAMILY_NAMES = sorted(families())
 SYMBOLS = ".01SMx=123456789ABCDEFG?- #"

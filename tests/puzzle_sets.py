@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from conftest import make, random_solution
-from grader.exact import count_solutions
+from grader.core.exact import count_solutions
 
 
 def unique_puzzle(family: str, size: int, rng: random.Random, signs: int = 0) -> dict:

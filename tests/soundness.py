@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from grader.engine import Engine, apply_step
-from grader.exact import search_for
-from grader.family import Family, Puzzle
-from grader.model import Model, State, values_of
-from grader.step import Step
-from grader.technique import Technique
+from grader.core.engine import Engine, apply_step
+from grader.core.exact import search_for
+from grader.core.model import Model, State, values_of
+from grader.core.step import Step
+from grader.core.technique import Technique
+from grader.rating.family import Family, Puzzle
 
 
 def removed_values(state: list[int], step) -> list[tuple[int, int]]:

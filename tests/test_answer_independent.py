@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from conftest import make
-from grader.costs import choose
-from grader.engine import Engine
-from grader.exact import count_solutions
-from grader.grading import Grade, GradeOptions, grade
-from grader.loading import puzzle_from_dict
-from grader.registry import families
+from grader.core.engine import Engine
+from grader.core.exact import count_solutions
+from grader.rating.costs import choose
+from grader.rating.grading import Grade, GradeOptions, grade
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 from puzzle_sets import binary_puzzles
 
 # Issue 13: lookahead-2 skipped values of the known solution inside its assumptions, so this

@@ -61,13 +61,13 @@ def test_naming_the_family_of_a_text_file_imports_no_other_family(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code, str(source)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split(" ", 1) == ["1", "['grader.family', 'rules.sudoku.family']\n"]
+    assert out.stdout.split(" ", 1) == ["1", "['grader.rating.family', 'rules.sudoku.family']\n"]
 
 
 def test_a_text_format_may_give_any_layout_the_family_reads():
     """A dict a family's text format makes is read as its files are, through the family's
     other layouts too (by default; Sudoku and Binairo read theirs without the schema)."""
-    from grader.registry import get_family
+    from grader.rating.registry import get_family
 
     tango = get_family("tango")
     line = (EXAMPLES / "tango-export.jsonl").read_text().splitlines()[0]

@@ -269,8 +269,8 @@ def test_timeout_runs_the_exact_search_with_a_deadline(capsys, monkeypatch):
 def test_a_key_with_a_line_break_is_named_on_one_line():
     """A key that is not a plain name (found by the fuzzer: a newline) is quoted in the field
     path, so the message stays one line."""
-    from grader.errors import InputError
-    from grader.loading import puzzle_from_dict
+    from grader.core.errors import InputError
+    from grader.rating.loading import puzzle_from_dict
 
     with pytest.raises(InputError) as raised:
         puzzle_from_dict({"family": "binairo", "rules": {"\n": None}}, "fuzz.json", "fuzz")

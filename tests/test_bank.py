@@ -13,8 +13,8 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.bank import LIST_COLUMNS, Bank, canonical, check_bank, parse_size
-from grader.errors import InputError, UsageError
+from grader.core.errors import InputError, UsageError
+from grader.storage.bank import LIST_COLUMNS, Bank, canonical, check_bank, parse_size
 from puzzle_sets import unique_puzzle, write_jsonl
 
 

@@ -17,7 +17,8 @@ from test_cli import run
 
 from conftest import EXAMPLES, make
 from grader import GradeOptions, grade, load
-from grader.batch import (
+from grader.rating.costs import SelectionError
+from grader.storage.batch import (
     COLUMNS,
     JOURNAL_VERSION,
     TECHNIQUE_PREFIX,
@@ -25,7 +26,6 @@ from grader.batch import (
     journal_path,
     read_frame,
 )
-from grader.costs import SelectionError
 from puzzle_sets import random_puzzle, unique_puzzle, write_jsonl
 
 COMPARED = [c for c in COLUMNS if c != "seconds"]
@@ -247,7 +247,7 @@ def test_puzzles_and_dicts_are_inputs_too():
 def test_dask_addresses_are_checked_before_any_client_is_made():
     """A string that cannot be a scheduler's network address is refused at once (a client
     half-made from it used to be collected inside the next client's start and hang there)."""
-    from grader.batch import dask_address_problem
+    from grader.storage.batch import dask_address_problem
 
     for good in ("tcp://scheduler:8786", "scheduler:8786", "tls://10.0.0.1:8786"):
         assert dask_address_problem(good) is None, good
@@ -259,8 +259,8 @@ def run_with_dask_timeout(seconds: float, *args: str, cwd=None) -> subprocess.Co
     """``grader ARGS`` with the Dask connection timeout cut to ``seconds`` (an unreachable
     scheduler is otherwise waited for 30 s)."""
     code = (
-        "import sys; import grader.batch; "
-        f"grader.batch.DASK_TIMEOUT = {seconds}; "
+        "import sys; import grader.storage.batch; "
+        f"grader.storage.batch.DASK_TIMEOUT = {seconds}; "
         "from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
     )
     return subprocess.run(
@@ -288,13 +288,13 @@ def test_a_failed_dask_start_leaves_nothing_that_blocks_a_rerun(tmp_path, addres
 def test_workers_failing_before_any_row_leave_no_journal(tmp_path, monkeypatch):
     """A cluster that takes the work but fails it (say, workers without the package) is a
     failed start too: nothing was graded, so no journal is kept to refuse the next run."""
-    import grader.batch
-    from grader.batch import grade_to_file, tasks_from
+    import grader.storage.batch
+    from grader.storage.batch import grade_to_file, tasks_from
 
     def broken(*args, **kwargs):
         raise RuntimeError("no module named grader on the workers")
 
-    monkeypatch.setattr(grader.batch, "grade_chunk", broken)
+    monkeypatch.setattr(grader.storage.batch, "grade_chunk", broken)
     out = tmp_path / "r.csv"
     with pytest.raises(RuntimeError):
         grade_to_file(tasks_from(str(EXAMPLES / "tango.json")), out)
@@ -357,7 +357,7 @@ def test_a_timeout_cutting_reports_short_exits_3(tmp_path):
 def test_a_file_of_game_ids_grades_in_a_batch_as_one_by_one(tmp_path):
     """A text file's puzzles (a sudoku line, a Solo ID, an Unruly ID) reach the workers marked
     as read from a text format, and their rows agree with grading each puzzle alone."""
-    from grader.batch import tasks_from
+    from grader.storage.batch import tasks_from
 
     lines = [
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",

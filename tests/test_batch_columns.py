@@ -8,7 +8,7 @@ import pytest
 
 from conftest import EXAMPLES
 from grader import grade, load
-from grader.batch import (
+from grader.storage.batch import (
     COLUMN_GROUPS,
     COLUMNS,
     TECHNIQUE_PREFIX,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from conftest import make
 from grader import GradeOptions, grade
-from grader.costs import choose
-from grader.engine import Engine
-from grader.explain import Explainer
+from grader.core.engine import Engine
+from grader.core.explain import Explainer
+from grader.rating.costs import choose
 
 
 def first_steps(data: dict, selection: str):
@@ -149,8 +149,8 @@ def test_joint_line_scan_ends_where_the_techniques_one_by_one_end():
     import random
 
     from conftest import random_solution
-    from grader.engine import apply_conclusions
-    from grader.technique import Context
+    from grader.core.engine import apply_conclusions
+    from grader.core.technique import Context
 
     rng = random.Random(7)
     for family, grid in (("binairo", ["." * 10] * 10), ("tango", ["." * 6] * 6)):

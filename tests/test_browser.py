@@ -10,8 +10,8 @@ import pytest
 
 from conftest import EXAMPLES
 from grader import grade, load
-from grader.html import trace_html
-from grader.render import HIGHLIGHT_COLOURS
+from grader.output.html import trace_html
+from grader.output.render import HIGHLIGHT_COLOURS
 
 BROWSER = next(
     (shutil.which(name) for name in ("chromium", "chromium-browser") if shutil.which(name)), None

@@ -17,12 +17,12 @@ from test_sudoku_chains import latin_siteswap_states, reach_states, stuck_before
 from test_technique_examples import document
 
 from grader import grade
-from grader.engine import Engine
-from grader.grading import GradeOptions
-from grader.registry import families
-from grader.technique import Context
-from grader.techniques.chains import ChainSearch, StaticImplications, compiled, rule_parents
+from grader.core.engine import Engine
+from grader.core.technique import Context
+from grader.rating.grading import GradeOptions
+from grader.rating.registry import families
 from grader.testing.examples import replay
+from rules.sudoku.chains.chaining import ChainSearch, StaticImplications, compiled, rule_parents
 
 
 @cache

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.registry import families
+from grader.rating.registry import families
 from grader.testing import CHECKS, Kit
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
@@ -81,7 +81,7 @@ def test_the_kit_catches_a_family_that_breaks_its_promises(tmp_path):
 def test_a_9x9_sudoku_passes_the_report_checks(check, tmp_path_factory):
     """The kit's own puzzles are of the smallest size (4x4 for Sudoku); the reports of a 9x9's
     four puzzles (a contradiction found by deduction among them) pass the same checks."""
-    from grader.generator import Request, generate
+    from grader.generation.generator import Request, generate
     from grader.testing.cases import derive
 
     if "sudoku9" not in _KITS:

@@ -9,7 +9,7 @@ import pytest
 from test_cli import run
 
 from conftest import EXAMPLES, make
-from grader.costs import (
+from grader.rating.costs import (
     CostsError,
     SelectionError,
     build_table,
@@ -17,8 +17,8 @@ from grader.costs import (
     load_costs,
     technique_table,
 )
-from grader.grading import GradeOptions, grade, hint
-from grader.registry import families
+from grader.rating.grading import GradeOptions, grade, hint
+from grader.rating.registry import families
 
 # Every family's example, plus the options that add techniques to a table.
 VARIANTS = [

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import COLUMN_GROUPS, COLUMNS
-from grader.costs import technique_table
-from grader.family import Family
-from grader.grading import grade
-from grader.loading import puzzle_from_dict
-from grader.registry import families
-from grader.report_keys import FAMILY_KEYS, REPORT_KEYS, STEP_KEYS
+from grader.output.report_keys import FAMILY_KEYS, REPORT_KEYS, STEP_KEYS
+from grader.rating.costs import technique_table
+from grader.rating.family import Family
+from grader.rating.grading import grade
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
+from grader.storage.batch import COLUMN_GROUPS, COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true", "MPLBACKEND": "Agg"}

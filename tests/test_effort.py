@@ -7,8 +7,8 @@ import pytest
 
 import grader
 from conftest import EXAMPLES
-from grader.effort import effort, harmonic, total_cost, wave_costs
-from grader.step import Step
+from grader.core.effort import effort, harmonic, total_cost, wave_costs
+from grader.core.step import Step
 
 
 def steps(*costs: float) -> list[Step]:

@@ -16,14 +16,14 @@ import pytest
 from rich.console import Console
 
 from conftest import EXAMPLES, SHARED_DATA
-from grader.costs import technique_table
-from grader.family import Puzzle
-from grader.grading import Grade, GradeOptions, grade, hint, step_dict
-from grader.html import trace_html
-from grader.loading import load, puzzle_from_dict
-from grader.render import board_svg, states_before, step_board
-from grader.report import print_grade
-from grader.step import Step
+from grader.core.step import Step
+from grader.output.html import trace_html
+from grader.output.render import board_svg, states_before, step_board
+from grader.output.report import print_grade
+from grader.rating.costs import technique_table
+from grader.rating.family import Puzzle
+from grader.rating.grading import Grade, GradeOptions, grade, hint, step_dict
+from grader.rating.loading import load, puzzle_from_dict
 
 SECONDS = 3.0
 """Time limit per puzzle (a cut run still has steps to show)."""

@@ -7,10 +7,10 @@ import re
 
 from conftest import EXAMPLES
 from grader import grade, load
-from grader.evidence import constraints_by_label, default_evidence
-from grader.explain import Explainer
-from grader.registry import families
-from grader.render import puzzle_board, states_before, step_board
+from grader.core.evidence import constraints_by_label, default_evidence
+from grader.core.explain import Explainer
+from grader.output.render import puzzle_board, states_before, step_board
+from grader.rating.registry import families
 from grader.testing.examples import replay
 from rules.path.model import ON, geometry
 

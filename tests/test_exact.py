@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import make, random_solution
-from grader.backtrack import count_plain, random_guesses
-from grader.exact import count_solutions
+from grader.core.backtrack import count_plain, random_guesses
+from grader.core.exact import count_solutions
 
 
 @settings(max_examples=80, deadline=None)
@@ -64,7 +64,7 @@ def test_cached_totalizer_gives_pysats_clauses_for_any_literals() -> None:
     the ones PySAT gives for the caller's literals and first free variable."""
     from pysat.card import CardEnc, EncType
 
-    from grader.exact import CnfBuilder
+    from grader.core.exact import CnfBuilder
 
     rng = random.Random(3)
     for _ in range(200):
@@ -83,7 +83,7 @@ def test_cached_totalizer_gives_pysats_clauses_for_any_literals() -> None:
 def test_building_a_solver_stops_at_the_deadline_and_keeps_nothing() -> None:
     import time
 
-    from grader.exact import SearchTimeout, count_solutions, solvers
+    from grader.core.exact import SearchTimeout, count_solutions, solvers
 
     puzzle = make({"family": "binairo", "size": [120, 120], "grid": ["." * 120] * 120})
     started = time.monotonic()
@@ -102,7 +102,7 @@ def test_all_different_accepts_a_full_assignment_exactly_when_its_check_does(
 ) -> None:
     """``AllDifferent.satisfied_by`` (a bitset pass, used to accept a finished grid without the
     exact search) agrees with the rule's own check on the same values."""
-    from grader.constraints import AllDifferent
+    from grader.core.constraints import AllDifferent
 
     rule = AllDifferent(range(len(values)), "house", covering)
     assert rule.satisfied_by(values) == (rule.check([1 << v for v in values]) is None)
@@ -115,7 +115,7 @@ def test_threads_counting_on_one_model_each_get_their_own_answers() -> None:
     import threading
     from pathlib import Path
 
-    from grader.loading import load
+    from grader.rating.loading import load
 
     puzzle = load(Path(__file__).parent.parent / "examples" / "sudoku.json")[0]
     model = puzzle.model

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from conftest import EXAMPLES
-from grader.grading import grade
-from grader.loading import load
+from grader.rating.grading import grade
+from grader.rating.loading import load
 
 MADE = [
     path

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.explain import Explainer, listed
-from grader.registry import families
-from grader.step import Step
+from grader.core.explain import Explainer, listed
+from grader.core.step import Step
+from grader.rating.registry import families
 from grader.techniques.short_chain import ShortContradiction
 from grader.testing.examples import replay
 from rules.sudoku.model import build_model

@@ -11,8 +11,8 @@ from test_cli import run
 
 import grader
 from conftest import EXAMPLES
-from grader.batch import read_frame
-from grader.errors import InputError
+from grader.core.errors import InputError
+from grader.storage.batch import read_frame
 
 
 @pytest.mark.parametrize("word", ["collection.jsonl", "abcdefghijklmnopqrstuvwxyz0123456789"])
@@ -80,7 +80,7 @@ def test_grade_takes_a_path_a_dict_or_a_puzzle():
 
 
 def test_import_grader_is_cheap():
-    heavy = "('pandas', 'pydantic', 'grader.batch', 'rich')"
+    heavy = "('pandas', 'pydantic', 'grader.storage.batch', 'rich')"
     code = f"import sys, grader; print(sorted(m for m in {heavy} if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]"
@@ -119,7 +119,9 @@ def test_grading_a_text_format_imports_no_pydantic(tmp_path, line):
 )
 def test_grading_loads_no_generator_table_or_drawing(example):
     """Grading one puzzle of each family imports none of what only other commands use."""
-    heavy = "('grader.generator', 'grader.batch', 'pandas', 'matplotlib', 'rich')"
+    heavy = (
+        "('grader.generation.generator', 'grader.storage.batch', 'pandas', 'matplotlib', 'rich')"
+    )
     code = (
         f"import sys, grader; grader.grade({str(EXAMPLES / (example + '.json'))!r}); "
         f"print(sorted(m for m in {heavy} if m in sys.modules))"
@@ -204,9 +206,9 @@ def test_generate_makes_the_family_default_size():
 
 @pytest.mark.parametrize("family", ["binairo", "tango", "sudoku", "siteswap", "path", "pairplace"])
 def test_guess_is_in_every_table(family):
-    from grader.costs import technique_table
-    from grader.loading import puzzle_from_dict
-    from grader.registry import get_family
+    from grader.rating.costs import technique_table
+    from grader.rating.loading import puzzle_from_dict
+    from grader.rating.registry import get_family
 
     fam = get_family(family)
     model = puzzle_from_dict(fam.example, family, family).model

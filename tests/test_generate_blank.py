@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from grader.errors import UsageError
-from grader.generator import Generator, Request, generate
-from grader.registry import families
+from grader.core.errors import UsageError
+from grader.generation.generator import Generator, Request, generate
+from grader.rating.registry import families
 
 SITESWAP = families()["siteswap"]
 

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from grader.errors import FieldProblem
-from grader.generator import Generator, Request
-from grader.registry import families
+from grader.core.errors import FieldProblem
+from grader.generation.generator import Generator, Request
+from grader.rating.registry import families
 
 BAD_VALUES = ("maybe", -1, 2.5, {"a": 1}, [1, 2, 3])
 """Values no option of any family takes."""

@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from conftest import EXAMPLES
-from grader.bank import Bank
-from grader.generator import Generator, Outcome, Request, Selection
-from grader.grading import grade
-from grader.loading import load
-from grader.parallel import ParallelGenerator, Workers, generate_run
+from grader.generation.generator import Generator, Outcome, Request, Selection
+from grader.generation.parallel import ParallelGenerator, Workers, generate_run
+from grader.rating.grading import grade
+from grader.rating.loading import load
+from grader.storage.bank import Bank
 
 
 def written(tmp_path, name, request, **where) -> bytes:
@@ -163,7 +163,7 @@ def test_a_graded_puzzle_of_every_family_travels_between_processes(example):
 def test_a_line_rule_travels_without_the_supports_it_remembered():
     """The puzzles of a file share their unsigned lines' rules, which remember the supports of
     every puzzle graded: a pickled puzzle carries none of them, and grades the same."""
-    from grader.constraints import Line
+    from grader.core.constraints import Line
 
     puzzle = load(EXAMPLES / "binairo.json")[0]
     report = grade(puzzle).to_dict()

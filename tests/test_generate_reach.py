@@ -10,13 +10,13 @@ import sys
 
 import pytest
 
-from grader.costs import choose
-from grader.engine import Engine
-from grader.errors import UsageError
-from grader.exact import count_solutions
-from grader.generator import Generator, Request
-from grader.loading import puzzle_from_dict
-from grader.registry import families
+from grader.core.engine import Engine
+from grader.core.errors import UsageError
+from grader.core.exact import count_solutions
+from grader.generation.generator import Generator, Request
+from grader.rating.costs import choose
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 
 
 def k6_orbits(edges: list[tuple[int, int, int]]) -> list[int]:

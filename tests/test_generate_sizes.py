@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from grader.generator import Request, generate
-from grader.loading import puzzle_from_dict
-from grader.registry import families
+from grader.generation.generator import Request, generate
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 
 LEVEL = {"sudoku": "trivial", "pairplace": "easy"}
 """A quick level per family (trivial elsewhere)."""

@@ -8,13 +8,13 @@ import pytest
 
 from conftest import make
 from grader import GradeOptions, grade
-from grader.backtrack import count_plain
-from grader.costs import choose
-from grader.engine import Engine
-from grader.errors import FieldProblem, UsageError
-from grader.exact import count_solutions
-from grader.generator import Generator, Request, generate
-from grader.loading import puzzle_from_dict
+from grader.core.backtrack import count_plain
+from grader.core.engine import Engine
+from grader.core.errors import FieldProblem, UsageError
+from grader.core.exact import count_solutions
+from grader.generation.generator import Generator, Request, generate
+from grader.rating.costs import choose
+from grader.rating.loading import puzzle_from_dict
 
 LEVELS = ("trivial", "easy", "normal", "hard", "expert")
 

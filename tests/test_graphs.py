@@ -1,4 +1,4 @@
-"""grader.graphs against networkx on random simple graphs."""
+"""grader.core.graphs against networkx on random simple graphs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.graphs import biconnected_blocks, component_of, components
+from grader.core.graphs import biconnected_blocks, component_of, components
 
 
 @st.composite

@@ -8,8 +8,8 @@ import pytest
 from test_cli import run
 
 from conftest import EXAMPLES
-from grader.batch import grade_many
-from grader.histogram import counted, histogram_figure, level_order, technique_usage
+from grader.output.histogram import counted, histogram_figure, level_order, technique_usage
+from grader.storage.batch import grade_many
 from puzzle_sets import unique_puzzle, write_jsonl
 
 

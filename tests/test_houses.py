@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from grader.costs import choose
-from grader.engine import Engine, Plan, apply_step
-from grader.registry import families
+from grader.core.engine import Engine, Plan, apply_step
+from grader.rating.costs import choose
+from grader.rating.registry import families
 from grader.techniques.houses import FullHouse, HouseTechnique, houses_of, stated_givens
 from soundness import random_partials
 

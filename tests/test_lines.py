@@ -7,7 +7,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.lines import LineRule
+from grader.core.lines import LineRule
 from rules.binary.lines import TABLE_MAX, BalancedLine, valid_lines
 
 

@@ -14,8 +14,8 @@ from conftest import EXAMPLES
 LIBRARY = textwrap.dedent(
     """
     import resource, sys
-    from grader.grading import grade
-    from grader.loading import load
+    from grader.rating.grading import grade
+    from grader.rating.loading import load
 
     lines = open(sys.argv[1]).read().split()
     n = len(lines) // 4

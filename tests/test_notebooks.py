@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from conftest import REQUIRE_SHARED, ROOT, SHARED_DATA, copy_checkout
-from grader.loading import load
-from grader.registry import families
+from grader.rating.loading import load
+from grader.rating.registry import families
 
 NOTEBOOKS = ROOT / "notebooks"
 FIGURES = {

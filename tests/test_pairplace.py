@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 
 from conftest import EXAMPLES, make, shared
 from grader import grade
-from grader.backtrack import count_plain
-from grader.costs import choose
-from grader.engine import Engine
-from grader.errors import InputError
-from grader.exact import count_solutions
-from grader.explain import Explainer
-from grader.generator import DeducibleHints, Generator, Request, generate
-from grader.loading import load, puzzle_from_dict
-from grader.model import values_of
+from grader.core.backtrack import count_plain
+from grader.core.engine import Engine
+from grader.core.errors import InputError
+from grader.core.exact import count_solutions
+from grader.core.explain import Explainer
+from grader.core.model import values_of
+from grader.generation.generator import DeducibleHints, Generator, Request, generate
+from grader.rating.costs import choose
+from grader.rating.loading import load, puzzle_from_dict
 from rules.pairplace.family import FAMILY
 from rules.pairplace.graph import (
     colouring_from_table,
@@ -327,7 +327,7 @@ def test_row_matching_removes_a_pair_that_strands_a_letter():
     state = list(puzzle.givens)
     state[2] = 1 << 0  # r1cC can only hold A (r1cA still open)
     technique = next(t for t in choose(FAMILY, puzzle.model) if t.name == "row-matching")
-    from grader.technique import Context
+    from grader.core.technique import Context
 
     ctx = Context(puzzle.model, state, Engine(puzzle.model, [technique]))
     row = puzzle.model.constraints[4]
@@ -343,7 +343,7 @@ def test_column_pairs_and_enumeration_find_what_the_exact_search_confirms():
     model = FAMILY.empty_model((8, 8), {})
     solution = FAMILY.random_solution(model, rng)
     techniques = {t.name: t for t in choose(FAMILY, model)}
-    from grader.technique import Context
+    from grader.core.technique import Context
 
     found = {"column-pairs": 0, "line-enumeration": 0}
     for _ in range(30):
@@ -496,7 +496,7 @@ def test_the_same_seed_gives_the_same_puzzles():
 
 
 def test_generation_options_are_checked():
-    from grader.errors import FieldProblem
+    from grader.core.errors import FieldProblem
 
     with pytest.raises(FieldProblem, match="unknown option"):
         FAMILY.empty_model((6, 6), {"colour": 3})

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from conftest import make
-from grader.costs import choose
-from grader.grading import GradeOptions, grade
+from grader.rating.costs import choose
+from grader.rating.grading import GradeOptions, grade
 from grader.techniques.fish import Fish
 from grader.techniques.houses import houses_of
 from rules.siteswap.family import FAMILY

@@ -16,17 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES, make, shared
-from grader.costs import choose
-from grader.engine import Engine
-from grader.errors import InputError
-from grader.exact import count_solutions
-from grader.explain import Explainer
-from grader.generator import Request, generate
-from grader.grading import grade
-from grader.loading import load
-from grader.render import board_svg, puzzle_board, states_before
-from grader.step import Step
-from grader.technique import Context
+from grader.core.engine import Engine
+from grader.core.errors import InputError
+from grader.core.exact import count_solutions
+from grader.core.explain import Explainer
+from grader.core.step import Step
+from grader.core.technique import Context
+from grader.generation.generator import Request, generate
+from grader.output.render import board_svg, puzzle_board, states_before
+from grader.rating.costs import choose
+from grader.rating.grading import grade
+from grader.rating.loading import load
 from rules.path.family import FAMILY, random_path
 from rules.path.file import values_of_path
 from rules.path.model import BOTH, OFF, ON, geometry

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from grader.bank import Bank
-from grader.errors import InputError
-from grader.plan import read_plan, run_plan
+from grader.core.errors import InputError
+from grader.generation.plan import read_plan, run_plan
+from grader.storage.bank import Bank
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"

@@ -104,6 +104,6 @@ def files_in(folder: Path) -> list[str]:
 def test_every_readme_puzzle_loads(line):
     import json
 
-    from grader.loading import puzzle_from_dict
+    from grader.rating.loading import puzzle_from_dict
 
     puzzle_from_dict(json.loads(line), "README", "README")

@@ -9,10 +9,8 @@ import pytest
 
 from conftest import EXAMPLES, make
 from grader import grade, load
-from grader.board import Board
-from grader.html import trace_html
-from grader.registry import families
-from grader.render import (
+from grader.output.html import trace_html
+from grader.output.render import (
     CELL,
     HIGHLIGHT_COLOURS,
     HOLE,
@@ -25,7 +23,9 @@ from grader.render import (
     states_before,
     step_board,
 )
-from grader.render import Text as RenderText
+from grader.output.render import Text as RenderText
+from grader.rating.board import Board
+from grader.rating.registry import families
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from conftest import EXAMPLES, make, random_solution
-from grader.costs import choose
-from grader.engine import Engine
-from grader.model import values_of
-from grader.registry import families
-from grader.technique import Context
+from grader.core.engine import Engine
+from grader.core.model import values_of
+from grader.core.technique import Context
+from grader.rating.costs import choose
+from grader.rating.registry import families
 from soundness import random_partials
 
 SHAPES = (
@@ -173,7 +173,7 @@ def test_remembered_trials_change_no_propagation(name, size, options):
 def test_settle_until_stops_once_the_variables_are_decided():
     """``until`` ends the propagation once its variables are decided (status decided), and
     ``open_count`` reports and takes the number of open variables."""
-    from grader.engine import count_open
+    from grader.core.engine import count_open
 
     for puzzle, solution, state in random_states("binairo", 8, 8, {}, 10):
         engine = Engine(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.shared import SharedByKey
+from grader.core.shared import SharedByKey
 
 
 def test_a_value_is_built_once_per_key_and_the_least_recently_used_goes_first():

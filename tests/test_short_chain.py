@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader.constraints import spoken
-from grader.costs import choose
-from grader.engine import Engine
-from grader.explain import Explainer
-from grader.loading import puzzle_from_dict
-from grader.registry import families
-from grader.step import Step
-from grader.technique import Context
+from grader.core.constraints import spoken
+from grader.core.engine import Engine
+from grader.core.explain import Explainer
+from grader.core.step import Step
+from grader.core.technique import Context
+from grader.rating.costs import choose
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 from grader.techniques import Lookahead, ShortContradiction
 from grader.techniques.lookahead import round_bonus
 from grader.techniques.short_chain import SHORT_ROUNDS, follow

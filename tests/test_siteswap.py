@@ -15,15 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES, make, shared
-from grader.backtrack import count_plain, solve_random
-from grader.costs import choose
-from grader.engine import Engine
-from grader.errors import InputError
-from grader.exact import count_solutions
-from grader.explain import Explainer
-from grader.generator import Generator, Request
-from grader.grading import grade
-from grader.lines import LineRule
+from grader.core.backtrack import count_plain, solve_random
+from grader.core.engine import Engine
+from grader.core.errors import InputError
+from grader.core.exact import count_solutions
+from grader.core.explain import Explainer
+from grader.core.lines import LineRule
+from grader.generation.generator import Generator, Request
+from grader.rating.costs import choose
+from grader.rating.grading import grade
 from rules.siteswap.family import FAMILY, repetition
 from rules.siteswap.file import ALPHABET
 from rules.siteswap.runs import SiteswapRule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from grader.costs import choose
+from grader.rating.costs import choose
 from puzzle_sets import binary_puzzles
 from soundness import assert_sound_run
 

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import make
-from grader.costs import choose
-from grader.engine import Engine, apply_step
-from grader.exact import count_solutions
+from grader.core.engine import Engine, apply_step
+from grader.core.exact import count_solutions
+from grader.rating.costs import choose
 from grader.techniques.houses import houses_of
 from rules.sudoku.family import FAMILY, random_grid
 from rules.sudoku.file import SYMBOLS

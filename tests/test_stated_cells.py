@@ -15,16 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from grader.costs import choose
-from grader.engine import Engine
-from grader.generator import Request, generate
-from grader.grading import as_puzzle, grade, stated_at_start
-from grader.loading import load
-from grader.model import is_single
-from grader.registry import families
-from grader.render import shown_state, stated_before, states_before, step_board
-from grader.step import Step
-from grader.technique import Technique
+from grader.core.engine import Engine
+from grader.core.model import is_single
+from grader.core.step import Step
+from grader.core.technique import Technique
+from grader.generation.generator import Request, generate
+from grader.output.render import shown_state, stated_before, states_before, step_board
+from grader.rating.costs import choose
+from grader.rating.grading import as_puzzle, grade, stated_at_start
+from grader.rating.loading import load
+from grader.rating.registry import families
 
 SOLVED = [
     "534678912",

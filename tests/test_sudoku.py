@@ -9,12 +9,12 @@ import pytest
 from test_cli import run
 
 from conftest import EXAMPLES, make
-from grader.engine import Engine
-from grader.errors import FieldProblem, InputError
-from grader.exact import count_solutions
-from grader.grading import grade
-from grader.loading import load
-from grader.model import is_single
+from grader.core.engine import Engine
+from grader.core.errors import FieldProblem, InputError
+from grader.core.exact import count_solutions
+from grader.core.model import is_single
+from grader.rating.grading import grade
+from grader.rating.loading import load
 from rules.sudoku.family import FAMILY, LEVEL_BANDS, canonical_key, random_grid, shuffled
 from rules.sudoku.file import box_shape, clue_state, parse_solo_id, solo_id
 from rules.sudoku.model import build_model
@@ -194,7 +194,7 @@ def test_large_grids_are_graded():
 def test_unique_rectangle_needs_a_known_unique_puzzle():
     """A puzzle whose first uniqueness step is a unique rectangle: offered once the exact
     search has shown the puzzle unique (its one solution known), never without."""
-    from grader.costs import choose
+    from grader.rating.costs import choose
 
     puzzle = make({"family": "sudoku", "grid": ["2.4.", "3...", ".3..", "42.."]})
     count, found = count_solutions(puzzle.model, puzzle.givens)
@@ -237,8 +237,8 @@ def test_basic_techniques_match_sudoku_explainer_on_shared_puzzles():
 
 
 def test_generation_in_an_se_band_lands_in_the_band():
-    from grader.generator import Request, generate
-    from grader.loading import puzzle_from_dict
+    from grader.generation.generator import Request, generate
+    from grader.rating.loading import puzzle_from_dict
 
     found = next(generate(Request("sudoku", (9, 9), "2.6-3.4", seed=1)))
     puzzle = puzzle_from_dict(found.data, "generated", "x")
@@ -250,8 +250,8 @@ def test_generation_in_an_se_band_lands_in_the_band():
 
 @pytest.mark.parametrize("n", [16, 25])
 def test_large_grids_are_generated_unique_at_their_level(n):
-    from grader.generator import Request, generate
-    from grader.loading import puzzle_from_dict
+    from grader.generation.generator import Request, generate
+    from grader.rating.loading import puzzle_from_dict
 
     found = next(generate(Request("sudoku", (n, n), "trivial", seed=2, reduce=False)))
     puzzle = puzzle_from_dict(found.data, "generated", "x")
@@ -261,8 +261,8 @@ def test_large_grids_are_generated_unique_at_their_level(n):
 
 def test_classic_mode_gives_minimal_puzzles():
     """--mode unique: no given can go without a second solution appearing."""
-    from grader.generator import Request, generate
-    from grader.loading import puzzle_from_dict
+    from grader.generation.generator import Request, generate
+    from grader.rating.loading import puzzle_from_dict
 
     found = next(generate(Request("sudoku", (9, 9), "normal", seed=5, mode="unique")))
     puzzle = puzzle_from_dict(found.data, "generated", "x")

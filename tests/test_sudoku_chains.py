@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 
 from conftest import make, shared
 from grader import grade
-from grader.costs import choose
-from grader.engine import Engine
-from grader.exact import count_solutions, search_for
-from grader.explain import Explainer
-from grader.model import values_of
-from grader.technique import Context
-from grader.techniques.chain_reach import StaticReach
-from grader.techniques.chains import (
+from grader.core.engine import Engine
+from grader.core.exact import count_solutions, search_for
+from grader.core.explain import Explainer
+from grader.core.model import values_of
+from grader.core.technique import Context
+from grader.rating.costs import choose
+from puzzle_sets import unique_puzzle
+from rules.sudoku.chains.chaining import (
     ChainSearch,
     ChainTechnique,
     Grid,
@@ -25,7 +25,7 @@ from grader.techniques.chains import (
     base_rating,
     transitive,
 )
-from puzzle_sets import unique_puzzle
+from rules.sudoku.chains.reach import StaticReach
 from rules.sudoku.family import FAMILY as FAMILY_SUDOKU
 from shared_sets import sudoku_se
 
@@ -74,7 +74,7 @@ def test_a_nested_step_names_its_inner_chains():
     technique = ChainTechnique(9.5, "extreme", name="nested", mode="dynamic", nesting=2)
     search = ChainSearch(Context(puzzle.model, state, engine), 2)
     hint = min(h for h in search.dynamic_hints("dynamic") if h.nested)
-    from grader.techniques.chains import nested_data
+    from rules.sudoku.chains.chaining import nested_data
 
     step = technique.make(
         placements=hint.placements,
@@ -106,7 +106,7 @@ def test_the_length_bonus_goes_on_the_configured_cost():
     assert default.cost == default.data["rating"] >= 6.5
     assert cheaper.cost == pytest.approx(default.cost - 1.5)
     # and through the grading options, as --costs gives them
-    from grader.grading import GradeOptions, grade
+    from grader.rating.grading import GradeOptions, grade
 
     costs = {"sudoku": {"forcing-chains": 5.0}}
     report = grade(puzzle, GradeOptions(costs=costs)).to_dict()
@@ -150,7 +150,7 @@ def reach_states(name: str, size, options: dict, label: str, stuck_seeds: tuple)
     """(model, state, engine) to hold the reach's pre-checks to: 9x9 sudokus stuck before
     chains (generated from ``stuck_seeds``), then 40 random partial grids of the family
     (``size`` "HOLE": the siteswap with a hole), each as it starts and settled."""
-    from grader.registry import families
+    from grader.rating.registry import families
     from soundness import random_partials
 
     family = families()[name]
@@ -298,7 +298,7 @@ def test_a_bivalue_cells_other_value_stands_for_its_not_v(monkeypatch, nesting, 
 
 def latin_siteswap_states(count: int) -> list:
     """(model, state, engine) of random partial 9x9 latin siteswaps with boxes, as they start."""
-    from grader.registry import families
+    from grader.rating.registry import families
     from soundness import random_partials
 
     family = families()["siteswap"]
@@ -356,7 +356,7 @@ def test_an_emptied_grid_without_new_strong_links_holds_no_static_forcing_chain(
     search over the emptied grid finds none: on grids without a static forcing chain of their
     own, emptied at random, every emptied grid said to hold none holds none; and some are
     said so, some not, and some emptied grids do hold one."""
-    from grader.registry import families
+    from grader.rating.registry import families
     from soundness import random_partials
 
     family = families()[name]
@@ -544,7 +544,7 @@ def test_the_rules_nested_in_a_chain_conclude_what_a_plain_scan_concludes(name, 
     """On grids that lost a few random candidates (as a chain empties them), the first of the
     nested pair rules to conclude gives the same conclusions, in the same order, with the same
     parents and ancestors, as a plain scan of every house, value and pair."""
-    from grader.techniques.chains import Propagation
+    from rules.sudoku.chains.chaining import Propagation
 
     rng = random.Random(f"pair rules {name}")
     fired: dict[str | None, int] = {}
@@ -587,7 +587,7 @@ def test_inner_hints_kept_from_the_last_state_are_those_a_new_search_finds(
     """Inner searches' hints are kept by emptied grid from one state to the next: the next
     state's nested chains, searched with what the last state kept, are those searched afresh,
     and some inner searches were indeed answered from the last state."""
-    from grader.techniques.chains import InnerHints
+    from rules.sudoku.chains.chaining import InnerHints
 
     puzzle, state, _solution, engine = stuck_before_chains(seed)
     run = Context(puzzle.model, list(state), engine)  # a run's context: its ``lasting`` stays
@@ -620,7 +620,7 @@ def test_each_asker_gets_inner_hints_of_its_own():
     """Two searches over different grids asking the inner hints of the same emptied grid get
     hint objects of their own, as when each searched itself (a step lists its inner hints once
     per object), with the same content; one search asking again gets the same objects."""
-    from grader.techniques.chains import Hint, nested_data
+    from rules.sudoku.chains.chaining import Hint, nested_data
 
     puzzle, state, solution, engine = stuck_before_chains(32)
     outer = ChainSearch(Context(puzzle.model, list(state), engine), 5)
@@ -694,8 +694,8 @@ def test_sudoku_explainer_ratings_of_the_shared_puzzles_are_met_exactly():
 def test_x_wings_nested_in_a_chain_come_on_base_columns_before_base_rows():
     """SE's Fisherman looks on base columns first: with an X-wing of each kind in a grid a
     chain emptied, the column one's removals come first."""
-    from grader.registry import families
-    from grader.techniques.chains import Propagation
+    from grader.rating.registry import families
+    from rules.sudoku.chains.chaining import Propagation
 
     model = families()["sudoku"].empty_model((9, 9), {})
     state = [v.domain for v in model.variables]

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.costs import choose
-from grader.engine import Engine
-from grader.model import values_of
-from grader.technique import Context
+from grader.core.engine import Engine
+from grader.core.model import values_of
+from grader.core.technique import Context
+from grader.rating.costs import choose
 from grader.techniques.houses import houses_of
 from rules.sudoku.exclusion import (
     _pair_ways,

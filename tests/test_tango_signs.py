@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader.costs import choose
-from grader.engine import Engine, apply_step
-from grader.explain import Explainer
-from grader.loading import puzzle_from_dict
-from grader.registry import families
-from grader.technique import Context
+from grader.core.engine import Engine, apply_step
+from grader.core.explain import Explainer
+from grader.core.technique import Context
+from grader.rating.costs import choose
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 from soundness import assert_sound_steps, random_partials
 
 SIGN_PATTERNS = ("equal-pair", "opposite-pair-count", "equal-pair-count")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.costs import technique_table
-from grader.exact import search_for
-from grader.family import Family
-from grader.loading import puzzle_from_dict
-from grader.registry import families
+from grader.core.exact import search_for
+from grader.rating.costs import technique_table
+from grader.rating.family import Family
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 from grader.testing.examples import replay
 from soundness import removed_values
 

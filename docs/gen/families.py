@@ -4,7 +4,7 @@ every technique of the table with a picture of its example state.
 Each technique's example is ``rules/<family>/technique_examples.json`` (written by
 ``bench/technique_examples.py``): its first wave is run here with the family's default table
 (``guess`` added for guess's example) and the exact search's solution, and the first step is
-drawn with ``grader.render.step_board``. A wave of another technique stops the build.
+drawn with ``grader.output.render.step_board``. A wave of another technique stops the build.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from typing import Any
 
 import mkdocs_gen_files
 
-from grader.costs import choose, technique_table
-from grader.explain import Explainer
-from grader.family import Family
-from grader.loading import puzzle_from_dict
-from grader.registry import families
-from grader.render import picture_bytes, puzzle_board, step_board
+from grader.core.explain import Explainer
+from grader.output.render import picture_bytes, puzzle_board, step_board
+from grader.rating.costs import choose, technique_table
+from grader.rating.family import Family
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
 from grader.testing.examples import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,7 +163,7 @@ def reach_table(family: Family) -> str:
 def other_tables(family: Family, names: set[str]) -> str:
     """The techniques that the tables of the project's other examples of the family (other
     options, other sizes) have beside the page's table."""
-    from grader.loading import load
+    from grader.rating.loading import load
 
     extra: dict[str, tuple[float, str, str]] = {}
     for path in sorted((ROOT / "examples").glob("*.json")):

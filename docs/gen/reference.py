@@ -1,7 +1,7 @@
 """Build the reference pages of the manual (mkdocs-gen-files) from the code alone: the command
 line from the typer apps, the file formats from the JSON Schemas, the technique tables from the
-families' tables, the report keys (``grader.report_keys``) and the batch columns
-(``grader.batch.columns_markdown``)."""
+families' tables, the report keys (``grader.output.report_keys``) and the batch columns
+(``grader.storage.batch.columns_markdown``)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Any
 import mkdocs_gen_files
 import typer
 
-from grader.batch import columns_markdown
 from grader.cli import grade_app, grader_app
-from grader.costs import choose, technique_table
-from grader.loading import puzzle_from_dict
-from grader.registry import families
-from grader.report_keys import FAMILY_KEYS, REPORT_KEYS, STEP_KEYS, keys_markdown
+from grader.output.report_keys import FAMILY_KEYS, REPORT_KEYS, STEP_KEYS, keys_markdown
+from grader.rating.costs import choose, technique_table
+from grader.rating.loading import puzzle_from_dict
+from grader.rating.registry import families
+from grader.storage.batch import columns_markdown
 
 
 def own_families() -> dict[str, Any]:
@@ -146,7 +146,7 @@ def reports_page() -> str:
         "",
         "`grade --json` writes one object per puzzle (JSON lines); `Grade.to_dict()` is the "
         "same in Python. Keys are added, never renamed. Generated from "
-        "`grader.report_keys.REPORT_KEYS`:",
+        "`grader.output.report_keys.REPORT_KEYS`:",
         "",
         keys_markdown(REPORT_KEYS),
         "Keys a family adds (`Family.report_fields`):",
@@ -161,7 +161,7 @@ def reports_page() -> str:
         "## Batch columns",
         "",
         "`grader batch` writes one row per puzzle (CSV or Parquet) with these columns, in this "
-        "order (`grader.batch.columns_markdown()`, from `COLUMNS` and `COLUMN_GROUPS`):",
+        "order (`grader.storage.batch.columns_markdown()`, from `COLUMNS` and `COLUMN_GROUPS`):",
         "",
         columns_markdown(),
     ]

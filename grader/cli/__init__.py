@@ -12,6 +12,8 @@ Each command is a thin layer over library functions the notebooks and the Python
 Exit codes: 0 every puzzle was graded (whatever the verdict); 2 bad input or options (one line
 names the file, the field and the problem); 3 a time limit cut a report short; 1 an internal
 error (``--debug`` shows the traceback); 130 interrupted.
+
+May import: every layer of :mod:`grader` but :mod:`grader.testing`.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from grader.cli.common import (
     note,
     out,
 )
-from grader.errors import UsageError
+from grader.core.errors import UsageError
 
 bank_app = App(
     add_completion=False,
@@ -64,10 +64,10 @@ def _filters(
     published: bool | None,
     order: str,
 ) -> dict[str, object]:
-    """The command-line filters as :meth:`grader.bank.Bank.query` takes them."""
-    from grader.bank import split_levels
-    from grader.family import OUTCOMES
-    from grader.registry import families
+    """The command-line filters as :meth:`grader.storage.bank.Bank.query` takes them."""
+    from grader.rating.family import OUTCOMES
+    from grader.rating.registry import families
+    from grader.storage.bank import split_levels
 
     if family is not None and family not in families():
         known = ", ".join(families())
@@ -106,7 +106,7 @@ def bank_list(
 ) -> None:
     from rich.table import Table
 
-    from grader.bank import LIST_COLUMNS, select
+    from grader.storage.bank import LIST_COLUMNS, select
 
     filters = _filters(family, size, level, min_difficulty, max_difficulty, published, order)
     found, total = select(bank, limit=limit, **filters)
@@ -151,8 +151,8 @@ def bank_show(
 ) -> None:
     from rich.markup import escape
 
-    from grader.bank import Bank, exported
-    from grader.report import board_text
+    from grader.output.report import board_text
+    from grader.storage.bank import Bank, exported
 
     with Bank(bank, create=False) as store:
         entry = store.get(name)
@@ -204,7 +204,7 @@ def bank_export(
     ] = False,
     force: ForceOpt = False,
 ) -> None:
-    from grader.bank import export_file
+    from grader.storage.bank import export_file
 
     filters = _filters(family, size, level, min_difficulty, max_difficulty, published, order)
     found = export_file(
@@ -225,7 +225,7 @@ Refs = Annotated[list[str], typer.Argument(help="Refs (or prefixes), keys or ids
 
 @bank_app.command("publish", help="Record stored puzzles as published (today).")
 def bank_publish(bank: BankFile, refs: Refs) -> None:
-    from grader.bank import Bank
+    from grader.storage.bank import Bank
 
     with Bank(bank, create=False) as store:
         entries = [store.get(name) for name in refs]
@@ -235,7 +235,7 @@ def bank_publish(bank: BankFile, refs: Refs) -> None:
 
 @bank_app.command("unpublish", help="Record stored puzzles as not published.")
 def bank_unpublish(bank: BankFile, refs: Refs) -> None:
-    from grader.bank import Bank
+    from grader.storage.bank import Bank
 
     with Bank(bank, create=False) as store:
         entries = [store.get(name) for name in refs]

@@ -24,7 +24,7 @@ from grader.cli.common import (
     note,
     stderr_is_terminal,
 )
-from grader.errors import UsageError
+from grader.core.errors import UsageError
 
 
 @grader_app.command(
@@ -67,8 +67,8 @@ def grader_batch(
 ) -> None:
     from pathlib import Path
 
-    from grader.batch import BatchInterrupted, grade_to_file, prepare_output, tasks_from
-    from grader.costs import check_selection
+    from grader.rating.costs import check_selection
+    from grader.storage.batch import BatchInterrupted, grade_to_file, prepare_output, tasks_from
 
     check_selection(techniques)  # a name no family has: one line, before any file is touched
     journal = prepare_output(output, force=force, resume=resume, bank=bank, note=note)
@@ -156,10 +156,10 @@ def grader_histogram(
 ) -> None:
     from pathlib import Path
 
-    from grader.batch import read_frame
-    from grader.histogram import save_histograms
-    from grader.output import check_new
-    from grader.render import picture_format
+    from grader.output.files import check_new
+    from grader.output.histogram import save_histograms
+    from grader.output.render import picture_format
+    from grader.storage.batch import read_frame
 
     try:
         picture_format(output)

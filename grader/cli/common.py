@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from typer.core import TyperCommand
 
-from grader.errors import InputError, UsageError
+from grader.core.errors import InputError, UsageError
 
 try:  # typer vendors click (0.2x on): its usage errors derive from TyperException
     from typer import TyperException as FrameworkError
@@ -27,8 +27,8 @@ except ImportError:  # older typer raises click's own
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from grader.family import Puzzle
-    from grader.grading import GradeOptions
+    from grader.rating.family import Puzzle
+    from grader.rating.grading import GradeOptions
 
 T = TypeVar("T")
 
@@ -124,7 +124,7 @@ DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of inte
 def _print_version(ctx: typer.Context, value: bool) -> None:
     """``--version``: the program's name and the installed version, then stop."""
     if value:
-        from grader import __version__
+        from grader.core.version import __version__
 
         program = ctx.find_root().info_name or "grade"
         print(f"{program} {__version__}")
@@ -216,8 +216,8 @@ def grade_options(
     exact: bool,
 ) -> GradeOptions:
     """The grading options of the command-line values (``costs``: a TOML file)."""
-    from grader.costs import load_costs
-    from grader.grading import GradeOptions
+    from grader.rating.costs import load_costs
+    from grader.rating.grading import GradeOptions
 
     return GradeOptions(
         techniques=techniques,
@@ -306,7 +306,7 @@ class Sources:
         """Each puzzle with ``work(puzzle)`` (grading it), but for the puzzles whose family lacks
         a technique ``--techniques`` names that another family has: they are :meth:`refuse`d
         and the rest run. A name no family has is wrong for all: raised, it stops the command."""
-        from grader.costs import SelectionError
+        from grader.rating.costs import SelectionError
 
         for puzzle in self:
             try:
@@ -319,7 +319,7 @@ class Sources:
             yield puzzle, done
 
     def __iter__(self) -> Iterator[Puzzle]:
-        from grader.loading import build, entries
+        from grader.rating.loading import build, entries
 
         for source in self.files:
             try:
@@ -418,7 +418,7 @@ IndexOpt = Annotated[
 def one_puzzle(source: str, index: int, family: str | None = None) -> tuple[Puzzle, int]:
     """The ``index``-th puzzle (1 = first) of a file or game ID, and how many it holds; only
     that one is built (another puzzle's problem is not this command's)."""
-    from grader.loading import build, entries
+    from grader.rating.loading import build, entries
 
     found = entries(source, family)
     if not 1 <= index <= len(found):

@@ -17,10 +17,10 @@ from grader.cli.common import (
     grader_app,
     stderr_is_terminal,
 )
-from grader.errors import FieldProblem, UsageError
+from grader.core.errors import FieldProblem, UsageError
 
 if TYPE_CHECKING:
-    from grader.family import Family
+    from grader.rating.family import Family
 
 
 @grader_app.command(
@@ -124,12 +124,12 @@ def grader_generate(
         ),
     ] = None,
 ) -> None:
-    from grader.bank import parse_size
-    from grader.costs import load_costs
-    from grader.generator import Request, parse_rules
-    from grader.output import check_new, puzzle_file_text, write_atomic
-    from grader.parallel import generate_run
-    from grader.registry import get_family
+    from grader.generation.generator import Request, parse_rules
+    from grader.generation.parallel import generate_run
+    from grader.output.files import check_new, puzzle_file_text, write_atomic
+    from grader.rating.costs import load_costs
+    from grader.rating.registry import get_family
+    from grader.storage.bank import parse_size
 
     if plan is not None:
         given = _given_options(ctx, PLAN_DECIDES)
@@ -141,7 +141,7 @@ def grader_generate(
         _check_suffix(output)
         check_new(output, force)
     if bank is not None:
-        from grader.bank import check_bank
+        from grader.storage.bank import check_bank
 
         check_bank(bank)  # a bad bank is refused before any puzzle is made or written
     options = parse_rules(rule or [], unique_lines)
@@ -241,7 +241,7 @@ def _default_level(family: Family, size: tuple[int, int], options: Mapping[str, 
 
 def _check_suffix(output: str) -> None:
     """Refuse (one line, before any work) an output file the loader would not read back."""
-    from grader.output import PUZZLE_SUFFIXES, output_suffix
+    from grader.output.files import PUZZLE_SUFFIXES, output_suffix
 
     output_suffix(output, PUZZLE_SUFFIXES, "puzzle file")
 
@@ -250,7 +250,8 @@ PLAN_DECIDES = (
     "size", "level", "count", "seed", "mode", "rule", "unique_lines", "extra_share", "reduce",
     "max_attempts", "costs", "force",
 )  # fmt: skip
-"""The options a plan run ignores: its rows say what to make (``grader.plan.PlanRow``), and
+"""The options a plan run ignores: its rows say what to make (``grader.generation.plan.PlanRow``),
+and
 its puzzles go to --bank only. --bank, --workers, --dask, --timeout and --progress apply."""
 
 
@@ -277,7 +278,7 @@ def _run_plan(
     progress: bool,
 ) -> None:
     """``grader generate --plan``: fill the bank with what the plan's rows still miss."""
-    from grader.plan import read_plan, run_plan
+    from grader.generation.plan import read_plan, run_plan
 
     if family is not None:
         raise UsageError(f"--plan: give a plan or a family ({family!r}), not both")

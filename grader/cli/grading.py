@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from grader.family import Puzzle
-    from grader.grading import Grade, GradeOptions, Hint
+    from grader.rating.family import Puzzle
+    from grader.rating.grading import Grade, GradeOptions, Hint
 
 from grader.cli.common import (
     EXIT_CODES,
@@ -54,12 +54,12 @@ def run_grade(
     """Grade every puzzle of every file; bad files, and puzzles whose family lacks a technique
     ``techniques`` names (another family has it), get one line each and exit code 2. A name
     no family knows stops the command at once."""
-    from grader.grading import grade
+    from grader.rating.grading import grade
 
     if not as_json:  # the rich report (JSON lines need no rich)
-        from grader.report import print_grade
+        from grader.output.report import print_grade
     if html is not None:
-        from grader.output import check_new
+        from grader.output.files import check_new
 
         check_new(html, force)
     options = grade_options(techniques, costs, guess, timeout, exact)
@@ -75,8 +75,8 @@ def run_grade(
         else:
             print_grade(out, result, trace=trace)
     if html is not None and graded:
-        from grader.html import trace_html
-        from grader.output import write_atomic
+        from grader.output.files import write_atomic
+        from grader.output.html import trace_html
 
         write_atomic(html, trace_html(graded))
         err.print(f"wrote {html}", markup=False)
@@ -124,9 +124,9 @@ def grader_solve(
     timeout: TimeoutOpt = None,
     family: FamilyOpt = None,
 ) -> None:
-    from grader import __version__
-    from grader.grading import step_dict
-    from grader.report import print_board, print_stamp, print_trace
+    from grader.core.version import __version__
+    from grader.output.report import print_board, print_stamp, print_trace
+    from grader.rating.grading import step_dict
 
     options = grade_options(techniques, costs, True, timeout, True)
     sources = Sources(files, as_json, family)
@@ -161,8 +161,8 @@ def grader_solve(
 def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
     """Grade ``puzzle`` for its solution: the report, who found the solution (``techniques``,
     ``guesses`` or ``exact search``; None if nobody) and the solution's rows (or None)."""
-    from grader.grading import grade
-    from grader.model import mask_of
+    from grader.core.model import mask_of
+    from grader.rating.grading import grade
 
     result = grade(puzzle, options)
     if result.solved and result.solutions != "2+":
@@ -176,7 +176,7 @@ def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None,
 
 def solve_text(result: Grade, how: str | None) -> str:
     """One line saying how the solve ended."""
-    from grader.report import solve_verdict
+    from grader.output.report import solve_verdict
 
     if result.run.contradiction is not None or result.solutions == 0:
         reason = result.run.contradiction.reason if result.run.contradiction else ""
@@ -199,8 +199,8 @@ def grader_hint(
     family: FamilyOpt = None,
     index: IndexOpt = 1,
 ) -> None:
-    from grader import __version__
-    from grader.grading import next_step, step_dict
+    from grader.core.version import __version__
+    from grader.rating.grading import next_step, step_dict
 
     options = grade_options(techniques, costs, False, timeout, True)  # as grade runs
     puzzle, held = one_puzzle(file, index, family)
@@ -232,7 +232,7 @@ def grader_hint(
     elif steps:
         from rich.text import Text
 
-        from grader.report import print_long
+        from grader.output.report import print_long
 
         step = steps[0]
         line = Text(step.technique, style="bold")
@@ -241,13 +241,13 @@ def grader_hint(
         if len(steps) > 1:
             out.print(f"[dim]({len(steps) - 1} more step(s) of this kind are available now)[/dim]")
     if warning:
-        from grader.report import print_long
+        from grader.output.report import print_long
 
         print_long(out, warning, hang=2)
     for text in notes:
         out.print(f"note: {text}", markup=False)
     if steps:
-        from grader.report import print_stamp
+        from grader.output.report import print_stamp
 
         print_stamp(out, found.settings)  # the step's cost depends on the settings
     raise typer.Exit(code)

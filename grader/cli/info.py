@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from grader.cli.common import CostsOpt, FamilyOpt, Files, Sources, grader_app, out
-from grader.errors import UsageError
+from grader.core.errors import UsageError
 
 
 def _unknown(family: str, known: dict) -> UsageError:
@@ -20,7 +20,7 @@ def _unknown(family: str, known: dict) -> UsageError:
 def grader_schema(
     family: Annotated[str | None, typer.Argument(help="A family; all of them if omitted.")] = None,
 ) -> None:
-    from grader.registry import families
+    from grader.rating.registry import families
 
     known = families()
     if family is not None and family not in known:
@@ -48,9 +48,9 @@ def grader_techniques(
 ) -> None:
     from rich.table import Table
 
-    from grader.costs import build_table, load_costs, technique_table
-    from grader.loading import puzzle_from_dict
-    from grader.registry import families
+    from grader.rating.costs import build_table, load_costs, technique_table
+    from grader.rating.loading import puzzle_from_dict
+    from grader.rating.registry import families
 
     known = families()
     if family not in known:
@@ -93,8 +93,8 @@ def grader_techniques(
     "(a file's rules, generate --rule KEY=VALUE).",
 )
 def grader_families() -> None:
-    from grader.registry import families
-    from grader.report import print_long
+    from grader.output.report import print_long
+    from grader.rating.registry import families
 
     for name, family in families().items():
         size = family.size_text(family.default_size)

@@ -21,7 +21,7 @@ from grader.cli.common import (
     grader_app,
     one_puzzle,
 )
-from grader.errors import UsageError
+from grader.core.errors import UsageError
 
 
 @grader_app.command(
@@ -52,8 +52,8 @@ def grader_render(
     force: ForceOpt = False,
     family: FamilyOpt = None,
 ) -> None:
-    from grader.output import check_new, write_atomic
-    from grader.render import picture_bytes, picture_format, puzzle_board, step_board
+    from grader.output.files import check_new, write_atomic
+    from grader.output.render import picture_bytes, picture_format, puzzle_board, step_board
 
     if solve and step is not None:
         raise UsageError("--solve and --step draw different boards: give one of them")
@@ -70,8 +70,8 @@ def grader_render(
     puzzle, _ = one_puzzle(file, index, family)
     partial = False  # the picture shows a solve a --timeout cut short
     if solve or step is not None:
-        from grader.grading import grade
-        from grader.render import stated_before, states_before
+        from grader.output.render import stated_before, states_before
+        from grader.rating.grading import grade
 
         result = grade(puzzle, grade_options(techniques, costs, guess, timeout, step is None))
         timed_out = result.run.status == "timeout"

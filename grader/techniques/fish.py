@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from grader.evidence import Evidence, constraints_by_label
-from grader.explain import Explainer, listed
-from grader.model import Model, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.evidence import Evidence, constraints_by_label
+from grader.core.explain import Explainer, listed
+from grader.core.model import Model, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 from grader.techniques.houses import houses_of
 
 FISH_NAMES = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}

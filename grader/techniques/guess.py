@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader.explain import Explainer
-from grader.model import values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.explain import Explainer
+from grader.core.model import values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 
 
 class Guess(Technique):

@@ -1,6 +1,6 @@
 """House techniques: singles, locked candidates and naked / hidden subsets.
 
-A *house* is an :class:`~grader.constraints.AllDifferent` constraint (a row, column or box of a
+A *house* is an :class:`~grader.core.constraints.AllDifferent` constraint (a row, column or box of a
 sudoku, a line of a latin square). A house may be *partial*: fewer cells than values (a siteswap
 run cut short by a hole), so a value need not appear in it. What a house must hold is its
 ``covers`` mask; hidden singles, hidden subsets, the source of locked candidates and the base
@@ -9,7 +9,7 @@ lines of fish reason only about those values. Naked subsets, naked singles and w
 
 A cell counts as *placed* when it has one candidate that no peer still holds (a cell with one
 candidate whose value still sits in a peer is what the naked single finds) and, when the run
-keeps track (:attr:`~grader.technique.Context.stated`), the puzzle or a step stated it: a cell
+keeps track (:attr:`~grader.core.technique.Context.stated`), the puzzle or a step stated it: a cell
 left with one candidate by eliminations is then still placed by a single. Placements carry the
 eliminations of the placed value from the peers, as a player crossing it out.
 """
@@ -23,13 +23,13 @@ from itertools import combinations
 from operator import or_
 from typing import Any
 
-from grader.constraints import AllDifferent, Constraint
-from grader.evidence import Evidence
-from grader.explain import Explainer
-from grader.model import Model, State, is_single, masks_reader, single_value, values_of
-from grader.shared import SharedByKey
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.constraints import AllDifferent, Constraint
+from grader.core.evidence import Evidence
+from grader.core.explain import Explainer
+from grader.core.model import Model, State, is_single, masks_reader, single_value, values_of
+from grader.core.shared import SharedByKey
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 
 
 @dataclass(frozen=True)
@@ -217,7 +217,8 @@ def crossed_out(model: Model, state: State) -> State:
 
 def stated_givens(model: Model, givens: State) -> set[int] | None:
     """The cells a puzzle states, for a family that places every other cell by a step (see
-    :meth:`grader.family.Family.stated_cells`): its givens, when the model has houses and each
+    :meth:`grader.rating.family.Family.stated_cells`): its givens, when the model has houses and
+    each
     holds every value of its cells (a full house or hidden single can then place any cell);
     None when a house may lack values (a siteswap run cut short) or there is none."""
     houses = houses_of(model)
@@ -241,7 +242,7 @@ class HouseTechnique(Technique):
     value then has that one place in the house, so hidden singles and subsets have nothing new
     to find, and naked subsets read only cells with several candidates; but a full house may
     appear once its other cells are placed. (A step that changes only the peers of a house
-    leaves that house's later techniques unasked in :meth:`~grader.engine.Engine.settle`,
+    leaves that house's later techniques unasked in :meth:`~grader.core.engine.Engine.settle`,
     which scans the house again after any step it took there.)"""
 
     def applies_to(self, constraint: Constraint, model: Model) -> bool:

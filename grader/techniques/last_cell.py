@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader.constraints import Constraint, Line
-from grader.explain import Explainer
-from grader.model import State, is_single, single_value, values_of
-from grader.step import Assignment, Step
-from grader.technique import Context, Technique
+from grader.core.constraints import Constraint, Line
+from grader.core.explain import Explainer
+from grader.core.model import State, is_single, single_value, values_of
+from grader.core.step import Assignment, Step
+from grader.core.technique import Context, Technique
 
 
 class LastCell(Technique):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from grader.constraints import Constraint, DistinctLines, Line
-from grader.explain import Explainer
-from grader.model import Model, State, is_single, single_value, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.constraints import Constraint, DistinctLines, Line
+from grader.core.explain import Explainer
+from grader.core.model import Model, State, is_single, single_value, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 
 
 def distinct_groups(model: Model) -> dict[tuple[int, ...], list[tuple[DistinctLines, int]]]:

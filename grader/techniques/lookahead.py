@@ -1,7 +1,8 @@
 """Lookahead of depth d: assume a value, propagate with cheaper techniques, reach a contradiction.
 
 Depth 1 propagates with every technique cheaper than itself that makes no assumption (see
-:attr:`~grader.technique.Technique.assumptions`); depth d may nest lookaheads and other trials up
+:attr:`~grader.core.technique.Technique.assumptions`); depth d may nest lookaheads and other trials
+up
 to depth d - 1 inside. At depth 1 one step removes every assumption that fails
 with the shortest chain, as a person would see the simplest contradictions, and shows the
 chain of the first; deeper, one step removes every assumption that fails and shows the chain
@@ -27,15 +28,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from grader.engine import Run
-from grader.explain import Explainer
-from grader.model import values_of
-from grader.step import Contradiction, Step
-from grader.technique import Context, EngineTimeout, Technique
+from grader.core.engine import Run
+from grader.core.explain import Explainer
+from grader.core.model import values_of
+from grader.core.step import Contradiction, Step
+from grader.core.technique import Context, EngineTimeout, Technique
 
 if TYPE_CHECKING:
-    from grader.engine import Engine
-    from grader.model import Model, State
+    from grader.core.engine import Engine
+    from grader.core.model import Model, State
 
 
 class Witnesses:

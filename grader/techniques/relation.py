@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader.constraints import Constraint, Relation
-from grader.explain import Explainer
-from grader.model import is_single, single_value, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.constraints import Constraint, Relation
+from grader.core.explain import Explainer
+from grader.core.model import is_single, single_value, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 
 
 class RelationPropagation(Technique):

@@ -17,15 +17,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from grader.constraints import spoken
-from grader.explain import Explainer
-from grader.model import State, is_single, single_value, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.constraints import spoken
+from grader.core.explain import Explainer
+from grader.core.model import State, is_single, single_value, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 from grader.techniques.lookahead import Lookahead, fits, refutation, round_bonus
 
 if TYPE_CHECKING:
-    from grader.engine import Engine
+    from grader.core.engine import Engine
 
 SHORT_ROUNDS = 3
 """How many rounds of easy moves a short contradiction follows."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from grader.evidence import Evidence
-from grader.explain import Explainer
-from grader.model import Model, is_single
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.evidence import Evidence
+from grader.core.explain import Explainer
+from grader.core.model import Model, is_single
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 from grader.techniques.houses import houses_of
 
 

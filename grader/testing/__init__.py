@@ -11,8 +11,10 @@ whose givens break a rule and one whose contradiction the techniques find), so a
 needs nothing but its entry point. The checks: file round trips; ``grade`` in every output
 (text, ``--trace``, ``--json --trace``, ``--html``), ``render``, ``hint`` and ``solve`` on the
 four puzzles; ``--family``; ratings and canonical keys under every symmetry the family declares
-(:meth:`grader.family.Family.symmetric_copies`); generation in every declared (size, level);
+(:meth:`grader.rating.family.Family.symmetric_copies`); generation in every declared (size, level);
 levels out of reach refused; a plan run twice; ``--timeout`` at the largest size.
+
+May import: every other layer of :mod:`grader` (it drives the command line as a user would).
 """
 
 from grader.testing.cli import CliResult, run_cli, run_script

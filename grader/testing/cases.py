@@ -17,13 +17,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from grader.costs import choose
-from grader.engine import Engine
-from grader.errors import FieldProblem
-from grader.exact import count_solutions
-from grader.family import Family
-from grader.generator import Generated, Request, generate
-from grader.model import Model, State, is_single, values_of
+from grader.core.engine import Engine
+from grader.core.errors import FieldProblem
+from grader.core.exact import count_solutions
+from grader.core.model import Model, State, is_single, values_of
+from grader.generation.generator import Generated, Request, generate
+from grader.rating.costs import choose
+from grader.rating.family import Family
 
 CANDIDATES = 400
 """Changed puzzles tried at most when looking for the two contradicting ones."""

@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grader.costs import choose
-from grader.engine import Engine, Run
-from grader.exact import count_solutions
-from grader.family import Family, Puzzle
-from grader.grading import stated_at_start
-from grader.loading import puzzle_from_dict
-from grader.technique import Technique
+from grader.core.engine import Engine, Run
+from grader.core.exact import count_solutions
+from grader.core.technique import Technique
+from grader.rating.costs import choose
+from grader.rating.family import Family, Puzzle
+from grader.rating.grading import stated_at_start
+from grader.rating.loading import puzzle_from_dict
 
 
 @dataclass

@@ -16,12 +16,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from grader.errors import FieldProblem, UsageError
-from grader.family import Family
-from grader.grading import Grade, GradeOptions, grade
-from grader.loading import load, puzzle_from_dict
-from grader.model import is_single
-from grader.registry import get_family
+from grader.core.errors import FieldProblem, UsageError
+from grader.core.model import is_single
+from grader.rating.family import Family
+from grader.rating.grading import Grade, GradeOptions, grade
+from grader.rating.loading import load, puzzle_from_dict
+from grader.rating.registry import get_family
 from grader.testing.cases import Case, Cases, derive, first_puzzle, smallest_cell
 from grader.testing.cli import CliResult, run_cli, run_script
 
@@ -307,7 +307,7 @@ class Kit:
     def hardest_puzzle(self) -> dict[str, Any] | None:
         """A puzzle of the highest level the family declares reachable at its smallest size
         (None if none comes within the generation time limit)."""
-        from grader.generator import Request, generate
+        from grader.generation.generator import Request, generate
 
         cells = self.generation_cells()
         first = smallest_cell(self.family)
@@ -357,8 +357,8 @@ class Kit:
     def check_generation(self) -> None:
         """Every declared reachable (size, level): a puzzle with a blank, unique, rated at its
         level, which the level below does not solve."""
-        from grader.exact import count_solutions
-        from grader.generator import Request, generate
+        from grader.core.exact import count_solutions
+        from grader.generation.generator import Request, generate
 
         family = self.family
         for size, level in self.generation_cells():

@@ -12,8 +12,8 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from grader.family import Family, TechniqueSpec
-from grader.model import Model, State
+from grader.core.model import Model, State
+from grader.rating.family import Family, TechniqueSpec
 from rules.binairo.file import BINAIRO_SYMBOLS, UnrulyText, parse_unruly_id
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.binary.model import build_binary

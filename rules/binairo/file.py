@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from grader.family import require
-from grader.model import Model, State, is_single, single_value
+from grader.core.model import Model, State, is_single, single_value
+from grader.rating.family import require
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from grader.family import Family
-from grader.model import Model, State, is_single, single_value
-from grader.symmetry import board_transforms, named_board_transforms, transformed_rows
+from grader.core.model import Model, State, is_single, single_value
+from grader.core.symmetry import board_transforms, named_board_transforms, transformed_rows
+from grader.rating.family import Family
 from rules.binary.fill import random_grid
 
 

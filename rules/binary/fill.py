@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
-from grader.exact import exactly, sat_solve
+from grader.core.exact import exactly, sat_solve
 
 SLACK = 2
 STRIP = 10

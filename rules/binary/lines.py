@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from grader.explain import number_word
-from grader.lines import LineRule
+from grader.core.explain import number_word
+from grader.core.lines import LineRule
 
 if TYPE_CHECKING:
-    from grader.exact import CnfBuilder
+    from grader.core.exact import CnfBuilder
 
 DECIDED = (-2, 0, 1, -1)
 """A binary cell's mask (0b00, 0b01, 0b10, 0b11) → its value, -1 when open, -2 when empty."""

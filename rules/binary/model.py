@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from grader.constraints import Constraint, DistinctLines, Line
-from grader.family import require
-from grader.model import Model, State, Variable, cell_name
+from grader.core.constraints import Constraint, DistinctLines, Line
+from grader.core.model import Model, State, Variable, cell_name
+from grader.rating.family import require
 from rules.binary.lines import BalancedLine
 
 MAX_SIDE = 200

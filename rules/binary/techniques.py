@@ -13,12 +13,12 @@ from functools import partial
 from operator import itemgetter
 from typing import ClassVar
 
-from grader.constraints import Constraint, DistinctLines, Line
-from grader.explain import Explainer
-from grader.family import TechniqueSpec
-from grader.model import Model, State, is_single
-from grader.step import Step
-from grader.technique import Context, JointScan, Technique
+from grader.core.constraints import Constraint, DistinctLines, Line
+from grader.core.explain import Explainer
+from grader.core.model import Model, State, is_single
+from grader.core.step import Step
+from grader.core.technique import Context, JointScan, Technique
+from grader.rating.family import TechniqueSpec
 from grader.techniques import Guess, LastCell, LineEnumeration, Lookahead
 from rules.binary.lines import (
     LOW,

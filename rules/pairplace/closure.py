@@ -1,5 +1,5 @@
 """A pair place line taken to the fixpoint of its techniques in one call, for the generator's
-propagation (:meth:`grader.technique.Technique.joint_scan`).
+propagation (:meth:`grader.core.technique.Technique.joint_scan`).
 
 With single-line enumeration among a line's techniques, their fixpoint on the line is what
 enumeration alone concludes once: a row keeps the partners some perfect matching gives (which
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from grader.model import values_of
+from grader.core.model import values_of
 from rules.pairplace.matching import column_supports, matching_supports, row_adjacency
 
 if TYPE_CHECKING:
-    from grader.constraints import Constraint
-    from grader.technique import Context
+    from grader.core.constraints import Constraint
+    from grader.core.technique import Context
 
 
 def row_closure(

@@ -19,9 +19,9 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from grader.board import Board
-from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State, is_single, single_value
+from grader.core.model import Model, State, is_single, single_value
+from grader.rating.board import Board
+from grader.rating.family import Family, TechniqueSpec, require
 from rules.pairplace.canonical import TooSymmetric, canonical_form
 from rules.pairplace.file import (
     LETTERS,
@@ -200,7 +200,7 @@ class PairPlace(Family):
     def random_solution(self, model: Model, rng: random.Random) -> list[int]:
         """A random 1-factorization: rows filled one at a time with random perfect matchings
         of the edges left, backtracking when a row cannot be completed."""
-        from grader.backtrack import solve_random
+        from grader.core.backtrack import solve_random
 
         solution = solve_random(model, model.initial_state(), rng)
         require(solution is not None, "edges", "this graph has no edge colouring with these rows")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.family import require
-from grader.model import Model, State, is_single, single_value
+from grader.core.model import Model, State, is_single, single_value
+from grader.rating.family import require
 
 if TYPE_CHECKING:
     from rules.pairplace.schema import PairPlaceFile

@@ -138,14 +138,14 @@ def partial_colouring(header: str, rows: Sequence[str]) -> Colouring:
 def graph_figure(
     graph: nx.Graph, header: str, rows: Sequence[str], board: Any = None, title: str = ""
 ) -> Any:
-    """A matplotlib Figure: the table (drawn by :mod:`grader.render` from ``board``) on the
+    """A matplotlib Figure: the table (drawn by :mod:`grader.output.render` from ``board``) on the
     left and the graph on the right, each edge drawn in the colour of its row (grey: not yet
     coloured)."""
     import networkx as nx
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from grader.render import draw_on, layout
+    from grader.output.render import draw_on, layout
 
     figure = Figure(figsize=(10, 4.5))
     FigureCanvasAgg(figure)

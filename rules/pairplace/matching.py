@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from grader.model import values_of
+from grader.core.model import values_of
 
 
 def row_adjacency(masks: Sequence[int]) -> list[int]:

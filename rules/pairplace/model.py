@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from grader.constraints import AllDifferent, Constraint, Pruned
-from grader.family import require
-from grader.model import Model, State, Variable, is_single, single_value, values_of
-from grader.step import Assignment
+from grader.core.constraints import AllDifferent, Constraint, Pruned
+from grader.core.model import Model, State, Variable, is_single, single_value, values_of
+from grader.core.step import Assignment
+from grader.rating.family import require
 from rules.pairplace.matching import matching_supports, row_adjacency
 
 if TYPE_CHECKING:
-    from grader.exact import CnfBuilder
+    from grader.core.exact import CnfBuilder
 
 
 class PairRow(Constraint):

@@ -14,12 +14,12 @@ from functools import partial
 from itertools import combinations
 from typing import Any
 
-from grader.constraints import AllDifferent, Constraint
-from grader.explain import Explainer
-from grader.family import TechniqueSpec
-from grader.model import State, is_single, single_value, values_of
-from grader.step import Assignment, Step
-from grader.technique import Context, JointScan, Technique
+from grader.core.constraints import AllDifferent, Constraint
+from grader.core.explain import Explainer
+from grader.core.model import State, is_single, single_value, values_of
+from grader.core.step import Assignment, Step
+from grader.core.technique import Context, JointScan, Technique
+from grader.rating.family import TechniqueSpec
 from grader.techniques import Guess, Lookahead
 from rules.pairplace.closure import column_closure, row_closure
 from rules.pairplace.matching import column_supports, matching_supports, row_adjacency

@@ -14,11 +14,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.board import Board
-from grader.exact import count_solutions
-from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State, is_single, single_value
-from grader.symmetry import board_transforms, named_board_transforms
+from grader.core.exact import count_solutions
+from grader.core.model import Model, State, is_single, single_value
+from grader.core.symmetry import board_transforms, named_board_transforms
+from grader.rating.board import Board
+from grader.rating.family import Family, TechniqueSpec, require
 from rules.path.file import (
     EMPTY,
     HOLE,

@@ -8,8 +8,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.family import require
-from grader.model import Model
+from grader.core.model import Model
+from grader.rating.family import require
 from rules.path.model import OPPOSITE, SIDES, Door, geometry
 
 if TYPE_CHECKING:

@@ -19,11 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from grader.constraints import Constraint, Pruned
-from grader.model import Model, State, Variable, cell_name
+from grader.core.constraints import Constraint, Pruned
+from grader.core.model import Model, State, Variable, cell_name
 
 if TYPE_CHECKING:
-    from grader.exact import CnfBuilder
+    from grader.core.exact import CnfBuilder
 
 Cell = tuple[int, int]
 Door = tuple[int, int, str]

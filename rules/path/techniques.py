@@ -11,14 +11,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from grader.constraints import Constraint
-from grader.evidence import Evidence
-from grader.explain import Explainer, number_word
-from grader.family import TechniqueSpec
-from grader.graphs import biconnected_blocks, component_of, components
-from grader.model import Model, cell_name, single_value
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.constraints import Constraint
+from grader.core.evidence import Evidence
+from grader.core.explain import Explainer, number_word
+from grader.core.graphs import biconnected_blocks, component_of, components
+from grader.core.model import Model, cell_name, single_value
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
+from grader.rating.family import TechniqueSpec
 from grader.techniques import Guess, Lookahead
 from grader.techniques.short_chain import SHORT_ROUNDS
 from rules.path.model import (

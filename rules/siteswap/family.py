@@ -19,10 +19,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.board import Board
-from grader.constraints import AllDifferent, DistinctLines, rotations
-from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State, is_single, single_value
+from grader.core.constraints import AllDifferent, DistinctLines, rotations
+from grader.core.model import Model, State, is_single, single_value
+from grader.rating.board import Board
+from grader.rating.family import Family, TechniqueSpec, require
 from grader.techniques.houses import crossed_out, stated_givens
 from rules.siteswap.file import (
     HOLE,
@@ -313,7 +313,7 @@ class Siteswap(Family):
 
     def random_solution(self, model: Model, rng: random.Random) -> list[int]:
         """A random grid (seeded backtracking) meeting the repetition minimums, if any."""
-        from grader.backtrack import solve_random
+        from grader.core.backtrack import solve_random
 
         want_boxes = int(model.options.get("min_distinct_boxes", 0))
         want_runs = int(model.options.get("min_distinct_runs", 0))

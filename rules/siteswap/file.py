@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from grader.family import require
+from grader.rating.family import require
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 HOLE = " "

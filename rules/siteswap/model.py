@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grader.constraints import AllDifferent, Constraint, DistinctLines, Line
-from grader.family import require
-from grader.model import Model, State, Variable, cell_name
+from grader.core.constraints import AllDifferent, Constraint, DistinctLines, Line
+from grader.core.model import Model, State, Variable, cell_name
+from grader.rating.family import require
 from rules.cells import BOX_SHAPES
 from rules.siteswap.file import ALPHABET, throw_range
 from rules.siteswap.runs import SiteswapRule

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from grader.constraints import VALUE
-from grader.lines import AutomatonState, LineRule
-from grader.model import is_single, single_value, values_of
+from grader.core.constraints import VALUE
+from grader.core.lines import AutomatonState, LineRule
+from grader.core.model import is_single, single_value, values_of
 
 if TYPE_CHECKING:
-    from grader.exact import CnfBuilder
+    from grader.core.exact import CnfBuilder
 
 
 def site_mask(mask: int, pos: int, n: int) -> int:

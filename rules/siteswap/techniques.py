@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from grader.constraints import Constraint, Line
-from grader.evidence import Evidence, constraints_by_label
-from grader.explain import Explainer, listed
-from grader.family import TechniqueSpec
-from grader.model import Model, is_single, open_positions, single_value, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.constraints import Constraint, Line
+from grader.core.evidence import Evidence, constraints_by_label
+from grader.core.explain import Explainer, listed
+from grader.core.model import Model, is_single, open_positions, single_value, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
+from grader.rating.family import TechniqueSpec
 from grader.techniques import Guess, LineEnumeration, Lookahead, ShortContradiction
 from grader.techniques.houses import naked_groups
 from grader.techniques.line_enumeration import consistent, distinct_groups, line_scope

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations, product
 
-from grader.explain import Explainer
-from grader.model import State, is_single, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
+from grader.core.explain import Explainer
+from grader.core.model import State, is_single, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
 from grader.techniques.houses import Houses, houses_of
 
 Clear = tuple[tuple[int, ...], int]

@@ -18,15 +18,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.board import Board
-from grader.costs import choose
-from grader.errors import FieldProblem
-from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State, is_single, single_value
-from grader.symmetry import named_board_transforms, transformed_rows
-from grader.techniques.chains import length_bonus
+from grader.core.errors import FieldProblem
+from grader.core.model import Model, State, is_single, single_value
+from grader.core.symmetry import named_board_transforms, transformed_rows
+from grader.rating.board import Board
+from grader.rating.costs import choose
+from grader.rating.family import Family, TechniqueSpec, require
+from grader.rating.target import Target
 from grader.techniques.houses import crossed_out, stated_givens
 from rules.sudoku.canonical import canonical_form
+from rules.sudoku.chains.chaining import length_bonus
 from rules.sudoku.file import (
     SYMBOLS,
     SudokuText,
@@ -42,7 +43,6 @@ from rules.sudoku.model import build_model
 from rules.sudoku.techniques import sudoku_table
 
 if TYPE_CHECKING:
-    from grader.generator import Target
     from rules.sudoku.schema import SudokuFile
 
 SE_LEVELS: tuple[tuple[float, str], ...] = (
@@ -206,8 +206,6 @@ class Sudoku(Family):
     def generation_target(self, model: Model, level: str, costs: Any) -> Target:
         """A named level or an SE band (``"4.0-5.0"``): the techniques rated up to the band's
         top may be used, and the hardest step must land inside the band."""
-        from grader.generator import Target  # the generator's module, loaded when generating
-
         low, high = se_band(level)
         cap = [t for t in choose(self, model, None, costs) if t.cost <= high + 1e-9]
         require(bool(cap), "level", f"no technique is rated within {level!r}")
@@ -303,7 +301,7 @@ def random_grid(model: Model, rng: Any) -> list[int]:
     n = model.rows
     box = tuple(model.options["box"])
     if n <= 9:
-        from grader.backtrack import solve_random
+        from grader.core.backtrack import solve_random
 
         solution = solve_random(model, model.initial_state(), rng)
         if solution is not None:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from grader.family import require
-from grader.model import Model, State, is_single, single_value
+from grader.core.model import Model, State, is_single, single_value
+from grader.rating.family import require
 from rules.cells import BOX_SHAPES
 
 if TYPE_CHECKING:

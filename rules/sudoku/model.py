@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from grader.constraints import AllDifferent
-from grader.model import Model, Variable, cell_name
+from grader.core.constraints import AllDifferent
+from grader.core.model import Model, Variable, cell_name
 from rules.sudoku.file import symbols_for
 
 

@@ -13,17 +13,17 @@ from functools import reduce
 from itertools import combinations
 from operator import or_
 
-from grader.evidence import Evidence, constraints_by_label
-from grader.explain import Explainer
-from grader.family import TechniqueSpec
-from grader.model import Model, State, is_single, single_value, values_of
-from grader.step import Step
-from grader.technique import Context, Technique
-from grader.techniques.chains import ChainTechnique
+from grader.core.evidence import Evidence, constraints_by_label
+from grader.core.explain import Explainer
+from grader.core.model import Model, State, is_single, single_value, values_of
+from grader.core.step import Step
+from grader.core.technique import Context, Technique
+from grader.rating.family import TechniqueSpec
 from grader.techniques.fish import Fish
 from grader.techniques.guess import Guess
 from grader.techniques.houses import HiddenSubset, Houses, NakedSubset, houses_of
 from rules.houses import house_table
+from rules.sudoku.chains.chaining import ChainTechnique
 from rules.sudoku.exclusion import AlignedExclusion
 
 

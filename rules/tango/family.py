@@ -10,9 +10,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grader.board import Board
-from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State
+from grader.core.model import Model, State
+from grader.rating.board import Board
+from grader.rating.family import Family, TechniqueSpec, require
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.cells import grid_size, parse_cells, solution_values
 from rules.tango.file import TANGO_SYMBOLS, check_signs, from_export

@@ -3,12 +3,12 @@ The file's schema is in :mod:`rules.tango.schema`."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from grader.family import require
+from grader.rating.family import require
+from rules.tango.model import Sign
 
 TANGO_SYMBOLS = {"S": 0, "M": 1}
-Sign = tuple[int, int, int, int, Literal["=", "x"]]
 
 
 EXPORT_FIELDS = {"rows": "grid", "constraints": "signs"}

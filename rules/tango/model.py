@@ -4,11 +4,14 @@ sign."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
-from grader.constraints import Relation
-from grader.model import Model, State
+from grader.core.constraints import Relation
+from grader.core.model import Model, State
 from rules.binary.model import build_binary
-from rules.tango.file import Sign
+
+Sign = tuple[int, int, int, int, Literal["=", "x"]]
+"""A sign between two neighbouring cells: ``(r1, c1, r2, c2, "=" or "x")``."""
 
 
 def tango_model(

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.schema import PuzzleFileBase
-from rules.tango.file import Sign
+from rules.tango.model import Sign
 
 
 class TangoFile(PuzzleFileBase):

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader.constraints import Constraint, Line
-from grader.explain import Explainer
-from grader.model import Model
-from grader.step import Step
-from grader.technique import Context
+from grader.core.constraints import Constraint, Line
+from grader.core.explain import Explainer
+from grader.core.model import Model
+from grader.core.step import Step
+from grader.core.technique import Context
 from rules.binary.lines import every_cell, line_bits, positions
 from rules.binary.techniques import BalancedTechnique, value_bits
 

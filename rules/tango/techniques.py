@@ -3,8 +3,8 @@ contradictions before lookahead."""
 
 from __future__ import annotations
 
-from grader.family import TechniqueSpec
-from grader.model import Model
+from grader.core.model import Model
+from grader.rating.family import TechniqueSpec
 from grader.techniques import RelationPropagation, ShortContradiction
 from rules.binary.techniques import binary_table
 from rules.tango.signs import EqualPairBeside, EqualPairCount, OppositePairCount

@@ -11,9 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from grader.constraints import AllDifferent
-from grader.family import Family, TechniqueSpec, require
-from grader.model import Model, State, Variable, cell_name, is_single, single_value
+from grader.core.constraints import AllDifferent
+from grader.core.model import Model, State, Variable, cell_name, is_single, single_value
+from grader.rating.family import Family, TechniqueSpec, require
 from grader.techniques.houses import FullHouse, HiddenSingle, HiddenSubset, NakedSingle
 from grader.techniques.lookahead import Lookahead
 

@@ -1,0 +1,658 @@
+"""One renderer for every family: a :class:`~grader.rating.board.Board` becomes shapes, and the
+shapes
+become plain SVG (self-contained, no fonts or scripts to fetch) or PNG (matplotlib, imported only
+when asked for).
+
+Families never draw: they fill in a ``Board`` (:meth:`grader.rating.family.Family.board`) and this
+module draws every field of it: cells, givens (bold), candidates (small), holes, region
+borders, edge marks, outside clues, a header, doors, walls, paths, path stubs, highlights and a
+title.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from grader.core.model import State, is_single
+from grader.core.step import Step
+from grader.core.technique import Technique
+from grader.rating.board import Board, Cell
+from grader.rating.family import Puzzle
+
+CELL = 40
+"""Side of a cell in pixels (SVG user units)."""
+
+HIGHLIGHT_COLOURS = {"changed": "#8fdc9c", "used": "#ffd66b", "unit": "#dbe8fb"}
+"""Fill of a highlighted cell by role (see :attr:`grader.rating.board.Board.highlights`)."""
+HIGHLIGHT_ORDER = ("unit", "used", "changed")
+"""Roles from weakest to strongest: a cell with several roles shows the strongest."""
+
+INK = "#1a1a1a"
+SOLVED_INK = "#1f5fae"
+FAINT_INK = "#5f6b7a"
+THIN = "#9aa3ad"
+HOLE = "#c9ced4"
+PATH = "#d4561c"
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+SIDES = {"N": (-1, 0), "S": (1, 0), "W": (0, -1), "E": (0, 1)}
+
+
+# ---------------------------------------------------------------------------------------------
+# shapes
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a shape is painted (hashable, so shapes of one style group together in SVG)."""
+
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.0
+    size: float = 0.0
+    """Font size in pixels (text only)."""
+    bold: bool = False
+    anchor: str = "middle"
+    """Text alignment: ``start``, ``middle`` or ``end``."""
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    style: Style
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    style: Style
+
+
+@dataclass(frozen=True)
+class Polyline:
+    points: tuple[tuple[float, float], ...]
+    style: Style
+
+
+@dataclass(frozen=True)
+class Dot:
+    x: float
+    y: float
+    r: float
+    style: Style
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    """Centre line of the text (not the baseline)."""
+    text: str
+    style: Style
+
+
+Shape = Rect | Line | Polyline | Dot | Text
+
+
+@dataclass
+class Drawing:
+    """Shapes in painting order on a canvas of ``width`` x ``height`` pixels."""
+
+    width: float
+    height: float
+    shapes: list[Shape] = field(default_factory=list)
+    title: str = ""
+
+    def add(self, shape: Shape) -> None:
+        self.shapes.append(shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# layout: Board -> Drawing
+# ---------------------------------------------------------------------------------------------
+
+
+def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing:
+    """The shapes that draw ``board`` (``candidates``: also the small candidate digits)."""
+    s = cell
+    pad = 0.4 * s  # room between the grid and what is outside it: doors, path stubs
+    edge = 0.15 * s  # the picture's outer margin
+    sides = {side for side, _ in board.clues}
+    title_h = 0.7 * s if board.title else 0.0
+    header_h = 0.8 * s if board.header else 0.0
+    clue_h = 0.8 * s
+    top = edge + title_h + pad + header_h + (clue_h if "top" in sides else 0.0)
+    left = edge + pad + (clue_h if "left" in sides else 0.0)
+    right = edge + pad + (clue_h if "right" in sides else 0.0)
+    bottom = edge + pad + (clue_h if "bottom" in sides else 0.0)
+    width = left + board.cols * s + right
+    if board.title:  # room for the title (bold, about 0.6 of its size a character)
+        width = max(width, edge + pad / 2 + len(board.title) * 0.6 * 0.4 * s + edge)
+    height = top + board.rows * s + bottom
+    drawing = Drawing(width, height, title=board.title)
+    drawing.add(Rect(0, 0, width, height, Style(fill="white")))
+
+    def corner(cell_: Cell) -> tuple[float, float]:
+        return left + cell_[1] * s, top + cell_[0] * s
+
+    def centre(cell_: Cell) -> tuple[float, float]:
+        x, y = corner(cell_)
+        return x + s / 2, y + s / 2
+
+    inside = {
+        (r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in board.holes
+    }
+    _cells(drawing, board, inside, corner, s)
+    _borders(drawing, board, inside, corner, s)
+    _paths(drawing, board, inside, centre, s, pad)
+    _marks(drawing, board, centre, s)
+    _texts(drawing, board, inside, corner, s, candidates)
+    _outside(drawing, board, left, top, s, pad, edge, title_h)
+    return drawing
+
+
+def _cells(drawing, board: Board, inside, corner, s) -> None:
+    plain = Style(fill="white", stroke=THIN, width=1)
+    styles = {
+        role: Style(fill=colour, stroke=THIN, width=1) for role, colour in HIGHLIGHT_COLOURS.items()
+    }
+    hole = Style(fill=HOLE)
+    for r in range(board.rows):
+        for c in range(board.cols):
+            x, y = corner((r, c))
+            if (r, c) not in inside:
+                drawing.add(Rect(x, y, s, s, hole))
+                continue
+            role = board.highlights.get((r, c))
+            drawing.add(Rect(x, y, s, s, styles.get(role, plain) if role else plain))
+
+
+def _borders(drawing, board: Board, inside, corner, s) -> None:
+    """Thick lines: the grid's outline (open at doors), region borders and walls."""
+    thick = Style(stroke=INK, width=max(2.0, s / 14))
+    doors = {(tuple(c), side) for c, side in board.doors}
+    walls = {(tuple(c), side) for c, side in board.walls}
+    regions = board.regions
+    add = drawing.shapes.append
+    for r, c in sorted(inside):
+        cell_ = (r, c)
+        region = regions.get(cell_)
+        below, right = (r + 1, c), (r, c + 1)
+        if (
+            not walls
+            and below in inside
+            and right in inside
+            and (r - 1, c) in inside
+            and (r, c - 1) in inside
+            and regions.get(below) == region
+            and regions.get(right) == region
+        ):
+            continue  # a cell inside one region, with no wall: no border
+        x, y = corner(cell_)
+        for side, dr, dc, (x1, y1, x2, y2) in _SIDE_STEPS:
+            other = (r + dr, c + dc)
+            if other not in inside:
+                drawn = not doors or (cell_, side) not in doors
+            elif side in "SE":
+                drawn = regions.get(other) != region or (
+                    bool(walls) and ((cell_, side) in walls or (other, _OPPOSITE[side]) in walls)
+                )
+            else:
+                drawn = bool(walls) and (cell_, side) in walls
+            if drawn:
+                add(Line(x + x1 * s, y + y1 * s, x + x2 * s, y + y2 * s, thick))
+
+
+_SIDE_EDGES = {"N": (0, 0, 1, 0), "S": (0, 1, 1, 1), "W": (0, 0, 0, 1), "E": (1, 0, 1, 1)}
+"""Each side's line across a cell, its ends in cell sides from the top left corner."""
+_SIDE_STEPS = tuple((side, dr, dc, _SIDE_EDGES[side]) for side, (dr, dc) in SIDES.items())
+_OPPOSITE = {"N": "S", "S": "N", "W": "E", "E": "W"}
+
+
+def _paths(drawing, board: Board, inside, centre, s, pad) -> None:
+    style = Style(stroke=PATH, width=s * 0.16)
+    for path in board.paths:
+        points = tuple(centre(tuple(c)) for c in path)
+        if len(points) == 1:
+            drawing.add(Dot(*points[0], s * 0.12, Style(fill=PATH)))
+        elif points:
+            drawing.add(Polyline(points, style))
+    for cell_, side in board.path_stubs:
+        dr, dc = SIDES[side]
+        x, y = centre(tuple(cell_))
+        outward = (cell_[0] + dr, cell_[1] + dc) not in inside
+        reach = s / 2 + (pad * 0.9 if outward else 0.0)
+        drawing.add(Line(x, y, x + dc * reach, y + dr * reach, style))
+
+
+def _marks(drawing, board: Board, centre, s) -> None:
+    box = Style(fill="white", stroke=THIN, width=1)
+    text = Style(fill=INK, size=s * 0.34, bold=True)
+    for a, b, symbol in board.marks:
+        (x1, y1), (x2, y2) = centre(tuple(a)), centre(tuple(b))
+        x, y = (x1 + x2) / 2, (y1 + y2) / 2
+        side = s * 0.34
+        drawing.add(Rect(x - side / 2, y - side / 2, side, side, box))
+        drawing.add(Text(x, y, symbol, text))
+
+
+def _fit(text: str, s: float) -> float:
+    return min(s * 0.6, s * 1.15 / max(1, len(text)))
+
+
+def _texts(drawing, board: Board, inside, corner, s, candidates: bool) -> None:
+    styles: dict[tuple[bool, int], Style] = {}  # by (given, length of the text)
+    for cell_, text in sorted(board.cells.items()):
+        if cell_ not in inside or not text:
+            continue
+        x, y = corner(cell_)
+        given = cell_ in board.givens
+        style = styles.get((given, len(text)))
+        if style is None:
+            style = Style(fill=INK if given else SOLVED_INK, size=_fit(text, s), bold=given)
+            styles[given, len(text)] = style
+        drawing.add(Text(x + s / 2, y + s / 2, text, style))
+    if not candidates or not board.candidates:
+        return
+    alphabet = candidate_alphabet(board)
+    longest = max(len(t) for t in board.candidates.values())
+    k = max(2, math.ceil(math.sqrt(len(alphabet) if alphabet else longest)))
+    step = s / k
+    style = Style(fill=FAINT_INK, size=step * 0.72)
+    for cell_, text in sorted(board.candidates.items()):
+        if cell_ not in inside or cell_ in board.cells:
+            continue
+        x, y = corner(cell_)
+        for i, char in enumerate(text):
+            place = alphabet.index(char) if alphabet else i
+            col, row = place % k, place // k
+            drawing.add(Text(x + (col + 0.5) * step, y + (row + 0.5) * step, char, style))
+
+
+def candidate_alphabet(board: Board) -> str:
+    """The symbols candidates are drawn from, sorted, so each has a fixed place in a cell (as
+    sudoku players pencil 1 top left and 9 bottom right); empty when symbols are longer than
+    one character or too many to place."""
+    symbols: set[str] = set(board.symbols)
+    for text in (*board.candidates.values(), *board.cells.values()):
+        symbols.update(text)
+    if len(symbols) > 25 or any(len(t) != 1 for t in board.cells.values()):
+        return ""
+    if len(board.symbols) == len(symbols):
+        return board.symbols  # the model's order (as sudoku players pencil 1 to 9)
+    return "".join(sorted(symbols))
+
+
+def _outside(drawing, board: Board, left, top, s, pad, edge, title_h) -> None:
+    """Header letters next to the grid, clues beyond them, the title at the top."""
+    rows_h, cols_w = board.rows * s, board.cols * s
+    header_h = 0.8 * s if board.header else 0.0
+    half = 0.4 * s  # half a clue row
+    for (side, index), text in sorted(board.clues.items()):
+        if side == "top":
+            at = (left + (index + 0.5) * s, top - pad - header_h - half)
+        elif side == "bottom":
+            at = (left + (index + 0.5) * s, top + rows_h + pad + half)
+        elif side == "left":
+            at = (left - pad - half, top + (index + 0.5) * s)
+        elif side == "right":
+            at = (left + cols_w + pad + half, top + (index + 0.5) * s)
+        else:
+            continue
+        drawing.add(Text(*at, text, Style(fill=INK, size=_fit(text, s * 0.85))))
+    if board.header:
+        style = Style(fill=INK, size=s * 0.5, bold=True)
+        for c, text in enumerate(board.header[: board.cols]):
+            drawing.add(Text(left + (c + 0.5) * s, top - pad - header_h / 2, text, style))
+    if board.title:
+        style = Style(fill=INK, size=s * 0.4, bold=True, anchor="start")
+        drawing.add(Text(edge + pad / 2, edge + title_h / 2, board.title, style))
+
+
+# ---------------------------------------------------------------------------------------------
+# SVG
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _num(value: float) -> str:
+    """A coordinate to one decimal, without a trailing ".0" (a board repeats few of them)."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _group_attrs(style: Style) -> str:
+    parts = []
+    if style.fill is not None:
+        parts.append(f'fill="{style.fill}"')
+    else:
+        parts.append('fill="none"')
+    if style.stroke is not None:
+        parts.append(f'stroke="{style.stroke}" stroke-width="{_num(style.width)}"')
+        parts.append('stroke-linecap="round" stroke-linejoin="round"')
+    if style.size:
+        parts.append(f'font-size="{_num(style.size)}" text-anchor="{style.anchor}"')
+        if style.bold:
+            parts.append('font-weight="bold"')
+    return " ".join(parts)
+
+
+def _rect(shape: Rect) -> str:
+    return (
+        f'<rect x="{_num(shape.x)}" y="{_num(shape.y)}" width="{_num(shape.w)}" '
+        f'height="{_num(shape.h)}"/>'
+    )
+
+
+def _line(shape: Line) -> str:
+    return (
+        f'<line x1="{_num(shape.x1)}" y1="{_num(shape.y1)}" x2="{_num(shape.x2)}" '
+        f'y2="{_num(shape.y2)}"/>'
+    )
+
+
+def _polyline(shape: Polyline) -> str:
+    points = " ".join(f"{_num(x)},{_num(y)}" for x, y in shape.points)
+    return f'<polyline points="{points}"/>'
+
+
+def _dot(shape: Dot) -> str:
+    return f'<circle cx="{_num(shape.x)}" cy="{_num(shape.y)}" r="{_num(shape.r)}"/>'
+
+
+def _text(shape: Text) -> str:
+    baseline = shape.y + shape.style.size * 0.36
+    return f'<text x="{_num(shape.x)}" y="{_num(baseline)}">{escape(shape.text)}</text>'
+
+
+_ELEMENT = {Rect: _rect, Line: _line, Polyline: _polyline, Dot: _dot, Text: _text}
+"""The SVG element of each kind of shape."""
+
+
+def drawing_svg(drawing: Drawing, css_class: str = "board") -> str:
+    """The drawing as one ``<svg>`` element (usable as a file or inline in HTML)."""
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" '
+        f'width="{_num(drawing.width)}" height="{_num(drawing.height)}" '
+        f'viewBox="0 0 {_num(drawing.width)} {_num(drawing.height)}" font-family="{FONT}">'
+    ]
+    if drawing.title:
+        out.append(f"<title>{escape(drawing.title)}</title>")
+    current: Style | None = None
+    for shape in drawing.shapes:
+        if shape.style is not current and shape.style != current:
+            if current is not None:
+                out.append("</g>")
+            current = shape.style
+            out.append(f"<g {_group_attrs(current)}>")
+        out.append(_ELEMENT[type(shape)](shape))
+    if current is not None:
+        out.append("</g>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def board_svg(board: Board, candidates: bool = True, cell: float = CELL) -> str:
+    """A board as a self-contained SVG document."""
+    return drawing_svg(layout(board, candidates, cell))
+
+
+# ---------------------------------------------------------------------------------------------
+# PNG (and other matplotlib formats)
+# ---------------------------------------------------------------------------------------------
+
+
+def drawing_figure(drawing: Drawing, dpi: float = 100.0):
+    """A matplotlib Figure of the drawing, one pixel per SVG unit at ``dpi`` 100."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(drawing.width / 100.0, drawing.height / 100.0), dpi=dpi)
+    FigureCanvasAgg(figure)
+    draw_on(figure.add_axes((0, 0, 1, 1)), drawing)
+    return figure
+
+
+def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
+    """Paint the drawing into matplotlib ``axes`` (line widths and fonts times ``scale``).
+
+    The axes get the drawing's coordinates (y downwards) and no frame, so several boards can
+    share one figure (see :func:`boards_figure`).
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Circle, Rectangle
+    from matplotlib.text import Text as TextArtist
+
+    px = 72.0 / 100.0 * scale  # points per pixel at the reference resolution
+    axes.set_xlim(0, drawing.width)
+    axes.set_ylim(drawing.height, 0)
+    axes.set_aspect("equal")
+    axes.set_axis_off()
+    # artists are added as they are (the limits are set above: nothing to autoscale) and
+    # left out of the figure's layout, which then places only the axes and their titles
+    for z, shape in enumerate(drawing.shapes):
+        style = shape.style
+        if isinstance(shape, Rect):
+            artist = Rectangle(
+                (shape.x, shape.y),
+                shape.w,
+                shape.h,
+                facecolor=style.fill or "none",
+                edgecolor=style.stroke or "none",
+                linewidth=style.width * px,
+                zorder=z,
+            )
+        elif isinstance(shape, Line | Polyline):
+            points = (
+                ((shape.x1, shape.y1), (shape.x2, shape.y2))
+                if isinstance(shape, Line)
+                else shape.points
+            )
+            xs, ys = zip(*points, strict=True)
+            artist = Line2D(
+                xs,
+                ys,
+                color=style.stroke,
+                linewidth=style.width * px,
+                solid_capstyle="round",
+                solid_joinstyle="round",
+                zorder=z,
+            )
+        elif isinstance(shape, Dot):
+            artist = Circle((shape.x, shape.y), shape.r, facecolor=style.fill, zorder=z)
+        else:
+            align = {"start": "left", "middle": "center", "end": "right"}[style.anchor]
+            artist = TextArtist(
+                shape.x,
+                shape.y,
+                shape.text,
+                ha=align,
+                va="center_baseline",
+                fontsize=style.size * px,
+                fontweight="bold" if style.bold else "normal",
+                color=style.fill,
+                family="DejaVu Sans",  # ships with matplotlib
+                zorder=z,
+                clip_on=False,
+            )
+        artist.set_in_layout(False)
+        axes.add_artist(artist)
+
+
+def boards_figure(
+    boards: Sequence[Board],
+    titles: Sequence[str] = (),
+    columns: int = 6,
+    width: float = 2.4,
+    candidates: bool = True,
+):
+    """Many boards in one matplotlib Figure (a contact sheet), each ``width`` inches wide."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    drawings = [layout(board, candidates) for board in boards]
+    columns = max(1, min(columns, len(drawings)))
+    rows = max(1, math.ceil(len(drawings) / columns))
+    aspect = max((d.height / d.width for d in drawings), default=1.0)
+    figure = Figure(figsize=(columns * width, rows * (width * aspect + 0.35)), layout="constrained")
+    FigureCanvasAgg(figure)
+    grid = figure.subplots(rows, columns, squeeze=False)
+    scale = width * 100.0 / max((d.width for d in drawings), default=1.0)
+    for index, axes in enumerate(grid.flat):
+        if index >= len(drawings):
+            axes.set_axis_off()
+            continue
+        draw_on(axes, drawings[index], scale)
+        if index < len(titles):
+            axes.set_title(titles[index], fontsize=8, loc="left")
+    return figure
+
+
+# ---------------------------------------------------------------------------------------------
+# boards of puzzles and steps
+# ---------------------------------------------------------------------------------------------
+
+
+def puzzle_board(
+    puzzle: Puzzle,
+    state: State | None = None,
+    title: str = "",
+    stated: Collection[int] | None = None,
+) -> Board:
+    """The family's board of ``state`` (default: the givens), givens drawn bold. ``stated``:
+    the cells stated so far, when the family places every cell by a step
+    (:func:`stated_before`): a cell down to one candidate that no step has placed yet shows
+    that candidate, not a value."""
+    clues = puzzle.clue_state
+    board = puzzle.family.board(puzzle.model, clues if state is None else state, clues)
+    if stated is not None and state is not None:
+        for var, variable in enumerate(puzzle.model.variables):
+            cell = (variable.row, variable.col)
+            if var not in stated and variable.kind == "cell" and cell in board.cells:
+                board.candidates[cell] = board.cells.pop(cell)
+    if title:
+        board.title = title
+    return board
+
+
+def highlight(board: Board, puzzle: Puzzle, roles: dict[str, Iterable[int]]) -> Board:
+    """Mark the cells of variables by role (``unit``, ``used``, ``changed``); stronger wins.
+
+    A variable marks the cells its family says it covers
+    (:meth:`~grader.rating.family.Family.variable_cells`: a path puzzle's edge, both its cells).
+    Units
+    are regions of cells: they mark the cells of their one-cell variables when they have any,
+    not the far ends of the edges a path puzzle's row clue also reads."""
+    model, cells_of = puzzle.model, puzzle.family.variable_cells
+    for role in HIGHLIGHT_ORDER:
+        covered = [cells_of(model, var) for var in roles.get(role, ())]
+        if role == "unit" and any(len(cells) == 1 for cells in covered):
+            covered = [cells for cells in covered if len(cells) == 1]
+        for cells in covered:
+            for row, col in cells:
+                if 0 <= row < board.rows and 0 <= col < board.cols:
+                    board.highlights[(row, col)] = role
+    return board
+
+
+def step_board(
+    puzzle: Puzzle,
+    state: State,
+    step: Step,
+    technique: Technique | None,
+    title: str = "",
+    stated: Collection[int] | None = None,
+) -> Board:
+    """The board before ``step`` with the cells it used and changed highlighted (``stated``:
+    see :func:`puzzle_board`)."""
+    from grader.core.evidence import default_evidence
+
+    board = puzzle_board(puzzle, state, title, stated)
+    evidence = (
+        technique.evidence(step, puzzle.model)
+        if technique is not None
+        else default_evidence(step, puzzle.model)
+    )
+    return highlight(
+        board,
+        puzzle,
+        {"unit": evidence.units, "used": evidence.used, "changed": evidence.changed},
+    )
+
+
+def states_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
+    """The state before each step (the givens, then after each step in turn)."""
+    from grader.core.engine import apply_step
+
+    state = list(puzzle.givens)
+    out = []
+    for step in steps:
+        out.append(list(state))
+        apply_step(state, step)
+    return out
+
+
+def shown_state(puzzle: Puzzle, state: State, stated: Collection[int] | None) -> State:
+    """``state`` as a text board shows it (``stated``: see :func:`puzzle_board`): a cell down
+    to one candidate that no step has placed yet shows open, as its whole domain."""
+    if stated is None:
+        return state
+    variables = puzzle.model.variables
+    return [
+        variables[var].domain if var not in stated and is_single(mask) else mask
+        for var, mask in enumerate(state)
+    ]
+
+
+def stated_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[frozenset[int] | None]:
+    """The cells stated before each step, when the family places every cell by a step
+    (:func:`grader.rating.grading.stated_at_start`, then each step's placements); else Nones."""
+    from grader.rating.grading import stated_at_start
+
+    stated = stated_at_start(puzzle)
+    if stated is None:
+        return [None] * len(steps)
+    out: list[frozenset[int] | None] = []
+    for step in steps:
+        out.append(frozenset(stated))
+        stated.update(var for var, _ in step.placements)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------------------------
+
+FORMATS = ("svg", "png", "pdf")
+
+
+def picture_format(path: str | Path) -> str:
+    """The picture format named by a file's suffix; raises ValueError for others."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise ValueError(f"unknown picture format {suffix or '(none)'!r}; use .svg, .png or .pdf")
+    return suffix
+
+
+def picture_bytes(board: Board, fmt: str, candidates: bool = True, scale: float = 2.0) -> bytes:
+    """The board as a picture file's content (``svg``, ``png`` or ``pdf``)."""
+    drawing = layout(board, candidates)
+    if fmt == "svg":
+        return ('<?xml version="1.0" encoding="UTF-8"?>\n' + drawing_svg(drawing) + "\n").encode()
+    import io
+
+    figure = drawing_figure(drawing, dpi=100.0 * scale)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=fmt, dpi=100.0 * scale)
+    return buffer.getvalue()
