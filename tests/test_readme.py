@@ -107,3 +107,78 @@ def test_every_readme_puzzle_loads(line):
     from grader.rating.loading import puzzle_from_dict
 
     puzzle_from_dict(json.loads(line), "README", "README")
+
+
+README_MAX_LINES = 200
+"""The README is a front door: what it is, the two commands, a tour, where the manual is."""
+TRACE_MARK = re.compile(r"<!-- trace: (.+?) -->\n```\n(.*?)```", flags=re.S)
+"""A trace shown in the docs: the command that prints it, then the excerpt."""
+STEP_LINE = re.compile(r"^\s*\d+\. \[")
+
+
+def step_lines(text: str) -> list[str]:
+    """The numbered steps of a trace, each on one line (a wrapped step's lines joined), with
+    runs of spaces made one."""
+    steps: list[str] = []
+    for line in text.splitlines():
+        if STEP_LINE.match(line):
+            steps.append(line.strip())
+        elif steps and line.strip():
+            steps[-1] += " " + line.strip()
+    return [" ".join(step.split()) for step in steps]
+
+
+def shown_traces() -> list[tuple[str, str, str]]:
+    """(page, command, excerpt) for every trace the README and the manual show."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    pages += sorted((ROOT / "rules").glob("*/about.md"))
+    found = []
+    for page in pages:
+        for command, excerpt in TRACE_MARK.findall(page.read_text(encoding="utf-8")):
+            found.append((str(page.relative_to(ROOT)), command, excerpt))
+    return found
+
+
+def test_readme_is_a_front_door():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES
+    assert "## Using it" in lines and "## The manual" in lines
+
+
+def test_the_shown_traces_are_marked():
+    pages = {page for page, _, _ in shown_traces()}
+    assert {"README.md", "docs/using.md", "docs/getting-started.md"} <= pages
+
+
+@pytest.mark.parametrize("page, command, excerpt", shown_traces())
+def test_a_shown_trace_is_what_the_program_prints(page, command, excerpt):
+    """Every step of an excerpt is a step the command prints today, in the same order."""
+    bin_dir = Path(sys.executable).parent
+    words = shlex.split(command)
+    result = subprocess.run(
+        [str(bin_dir / words[0]), *words[1:]], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    printed = step_lines(result.stdout)
+    shown = step_lines(excerpt)
+    assert shown, f"{page}: the trace of {command!r} shows no step"
+    positions = [printed.index(step) if step in printed else -1 for step in shown]
+    missing = [step for step, at in zip(shown, positions, strict=True) if at < 0]
+    assert missing == [], f"{page}: {command!r} no longer prints these steps"
+    assert positions == sorted(positions), f"{page}: steps shown out of order"
+
+
+def test_the_readme_picture_is_what_render_draws(tmp_path):
+    """The README's picture of a step is what the command under it draws today."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"`(grader render [^`]+ -o (docs/images/\S+\.svg) --force)`", text)
+    assert command and f"]({command.group(2)})" in text
+    words = shlex.split(command.group(1))
+    words[words.index("-o") + 1] = str(tmp_path / "step.svg")
+    bin_dir = Path(sys.executable).parent
+    result = subprocess.run(
+        [str(bin_dir / words[0]), *words[1:]], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    drawn = (tmp_path / "step.svg").read_bytes()
+    assert drawn == (ROOT / command.group(2)).read_bytes(), "run the command to redraw it"
