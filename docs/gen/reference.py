@@ -12,6 +12,7 @@ import mkdocs_gen_files
 import typer
 
 from grader.cli import grade_app, grader_app
+from grader.output.evidence_schema import EVIDENCE_SCHEMA
 from grader.output.report_keys import FAMILY_KEYS, REPORT_KEYS, STEP_KEYS, keys_markdown
 from grader.rating.costs import choose, technique_table
 from grader.rating.loading import puzzle_from_dict
@@ -158,6 +159,7 @@ def reports_page() -> str:
         "Each step of `steps` (with `--trace`), `STEP_KEYS`:",
         "",
         keys_markdown(STEP_KEYS),
+        *evidence_section(),
         "## Batch columns",
         "",
         "`grader batch` writes one row per puzzle (CSV or Parquet) with these columns, in this "
@@ -166,6 +168,26 @@ def reports_page() -> str:
         columns_markdown(),
     ]
     return "\n".join(lines)
+
+
+def evidence_section() -> list[str]:
+    """A step's ``evidence``: its keys, an example and its JSON Schema."""
+    lines = [
+        "## A step's evidence",
+        "",
+        "Each step's `evidence` says what it read and how it reasoned, as data an app can draw "
+        "without parsing the sentence. `grader schema evidence` prints the JSON Schema "
+        "(`grader.output.evidence_schema.EVIDENCE_SCHEMA`):",
+        "",
+        "| key | meaning |",
+        "|---|---|",
+    ]
+    for key, spec in EVIDENCE_SCHEMA["properties"].items():
+        lines.append(f"| `{key}` | {cell(spec.get('description', ''))} |")
+    text = json.dumps(EVIDENCE_SCHEMA, indent=2, ensure_ascii=False)
+    lines += ["", '??? note "The JSON Schema of `evidence`"', ""]
+    lines += ["    ```json", *("    " + line for line in text.splitlines()), "    ```", ""]
+    return lines
 
 
 PAGES = {

@@ -16,12 +16,24 @@ def _unknown(family: str, known: dict) -> UsageError:
     return UsageError(f"family: unknown family {family!r} (known: {', '.join(known)})")
 
 
-@grader_app.command("schema", help="Print the JSON Schema of a family's puzzle file.")
+@grader_app.command(
+    "schema",
+    help="Print the JSON Schema of a family's puzzle file, or with 'evidence' of a traced "
+    "step's evidence.",
+)
 def grader_schema(
-    family: Annotated[str | None, typer.Argument(help="A family; all of them if omitted.")] = None,
+    family: Annotated[
+        str | None,
+        typer.Argument(help="A family, or 'evidence'; every family's file if omitted."),
+    ] = None,
 ) -> None:
     from grader.rating.registry import families
 
+    if family == "evidence":
+        from grader.output.evidence_schema import EVIDENCE_SCHEMA
+
+        print(json.dumps(EVIDENCE_SCHEMA, indent=2, ensure_ascii=False))
+        return
     known = families()
     if family is not None and family not in known:
         raise _unknown(family, known)

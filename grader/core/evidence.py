@@ -1,5 +1,8 @@
-"""The evidence of a step as variables: what it looked at, the units it reasoned about, and
-what it changed. Pictures and the HTML trace highlight these.
+"""The evidence of a step as data: what it looked at, the units it reasoned about, what it
+changed, and where the technique has them the candidates and links of its chain, the assumption
+and contradiction of a trial, and the roles of a pattern (a wing's pivot and pincers, a fish's
+base and cover lines). Pictures, the HTML trace and the JSON report read it
+(:meth:`grader.core.explain.Explainer.evidence_dict` names it as the report does).
 
 Techniques record their evidence in ``Step.data`` under common keys; :func:`default_evidence`
 reads them so that no technique needs code of its own for pictures:
@@ -16,8 +19,8 @@ A technique whose data says more (or differently) overrides
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from grader.core.model import Model
 from grader.core.step import Step
@@ -26,13 +29,59 @@ VAR_KEYS = ("cells", "cell", "window", "other", "vars")
 UNIT_KEYS = ("unit", "units", "copies")
 
 
+LINK_KINDS = ("strong", "weak", "implies")
+"""A link's kinds: ``strong`` (if the first node is off the second is on), ``weak`` (if the
+first is on the second is off), ``implies`` (the second follows from the first, with what the
+board holds)."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """A candidate in a chain of reasoning: ``var`` holds ``value`` (``on``), or does not."""
+
+    var: int
+    value: int
+    on: bool
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link between two nodes of the same evidence, by their indexes, in the order of the
+    reasoning; ``kind`` is one of :data:`LINK_KINDS`."""
+
+    source: int
+    target: int
+    kind: str
+
+
 @dataclass(frozen=True)
 class Evidence:
-    """Variables a step used (looked at), the variables of its units, and those it changed."""
+    """Variables a step used (looked at), the variables of its units, and those it changed;
+    where the technique has them, the units by name, the nodes and links of its chain, the
+    assumption and contradiction of a trial, its pattern's roles and its inner chains."""
 
     used: frozenset[int]
     units: frozenset[int]
     changed: frozenset[int]
+    unit_labels: tuple[str, ...] = ()
+    """The units it reasoned about, by name (constraint labels: ``row 3``, ``box 5``...)."""
+    nodes: tuple[Node, ...] = ()
+    links: tuple[Link, ...] = ()
+    assumption: Node | None = None
+    """For a trial (lookahead, short contradiction, Nishio): the candidate assumed."""
+    contradiction: str | None = None
+    """For a trial: what broke, in words the search recorded."""
+    roles: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    """Named groups of variables: ``("pivot", (v,))``, ``("pincers", (a, b))``, ``("fins",
+    ...)``."""
+    unit_roles: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Named groups of units: ``("base", labels)``, ``("cover", labels)``."""
+    inner: tuple[Evidence, ...] = ()
+    """The evidence of chains nested in this one, in the order they were used."""
+
+    def with_(self, **changes: object) -> Evidence:
+        """A copy with some fields changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
 
 
 def _ints(value: object) -> list[int]:
@@ -80,11 +129,36 @@ def default_evidence(step: Step, model: Model) -> Evidence:
             used.update(link.changed_vars())
     units: set[int] = set()
     labels = constraints_by_label(model)
+    unit_labels: list[str] = []
     for key in UNIT_KEYS:
         for label in _labels(data.get(key)):
-            units.update(labels.get(label, ()))
+            if label in labels:
+                units.update(labels[label])
+                unit_labels.append(label)
     return Evidence(
         used=frozenset(v for v in used if 0 <= v < count),
         units=frozenset(v for v in units if 0 <= v < count),
         changed=frozenset(step.changed_vars()),
+        unit_labels=tuple(dict.fromkeys(unit_labels)),
+        assumption=assumption_of(data, count),
+        contradiction=data.get("contradiction_reason") or step.contradiction or None,
     )
+
+
+def assumption_of(data: object, count: int) -> Node | None:
+    """The candidate a trial assumed (``assume``: ``(var, value)``, the value assumed on)."""
+    assume = data.get("assume") if isinstance(data, dict | Mapping) else None
+    if not isinstance(assume, tuple | list) or len(assume) != 2:
+        return None
+    var, value = assume
+    if not (isinstance(var, int) and isinstance(value, int) and 0 <= var < count):
+        return None
+    return Node(var, value, True)
+
+
+def labels_of(model: Model, variables: Iterable[int]) -> tuple[str, ...]:
+    """The labels of the constraints whose variables are all among ``variables``, in the
+    model's order: the units a set of unit variables was made of."""
+    within = set(variables)
+    found = [c.label for c in model.constraints if c.vars and set(c.vars) <= within]
+    return tuple(dict.fromkeys(found))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
+from grader.core.evidence import Evidence, Node, default_evidence, labels_of
 from grader.core.model import Model, values_of
 from grader.core.step import Contradiction, Step
 from grader.core.technique import Technique
@@ -76,6 +78,42 @@ class Explainer:
 
     def contradiction(self, contradiction: Contradiction) -> str:
         return contradiction.reason
+
+    def evidence(self, step: Step) -> Evidence:
+        """The step's evidence, as its technique reads it."""
+        technique = self.by_name.get(step.technique)
+        if technique is None:
+            return default_evidence(step, self.model)
+        return technique.evidence(step, self.model)
+
+    def node_dict(self, node: Node) -> dict[str, Any]:
+        return {"cell": self.cell(node.var), "value": self.value(node.value), "on": node.on}
+
+    def evidence_dict(self, evidence: Evidence) -> dict[str, Any]:
+        """The evidence as the JSON report gives it: ``cells`` (what the step read, never
+        empty: the cells it looked at, else its units', else those it changed) and ``units``
+        always; ``nodes``, ``links``, ``assumption``, ``contradiction``, the roles (``pivot``,
+        ``pincers``, ``base``, ``cover``...) and ``inner`` where the technique has them."""
+        read = evidence.used or evidence.units or evidence.changed
+        labels = evidence.unit_labels or labels_of(self.model, evidence.units)
+        out: dict[str, Any] = {
+            "cells": [self.cell(v) for v in sorted(read)],
+            "units": list(labels),
+        }
+        if evidence.nodes:
+            out["nodes"] = [self.node_dict(n) for n in evidence.nodes]
+            out["links"] = [[k.source, k.target, k.kind] for k in evidence.links]
+        if evidence.assumption is not None:
+            out["assumption"] = self.node_dict(evidence.assumption)
+        if evidence.contradiction:
+            out["contradiction"] = evidence.contradiction
+        for role, variables in evidence.roles:
+            out[role] = [self.cell(v) for v in variables]
+        for role, units in evidence.unit_roles:
+            out[role] = list(units)
+        if evidence.inner:
+            out["inner"] = [self.evidence_dict(e) for e in evidence.inner]
+        return out
 
 
 NUMBER_WORDS = (

@@ -61,6 +61,9 @@ STEP_KEYS: dict[str, str] = {
     "explanation": "the step in plain words",
     "placements": "`[cell, symbol]` pairs the step places",
     "eliminations": "`[cell, symbol]` pairs the step crosses out",
+    "evidence": "what the step read and how: `cells` and `units` always; `nodes`, `links`, "
+    "`assumption`, `contradiction`, roles (`pivot`, `pincers`, `base`, `cover`...) and `inner` "
+    "where the technique has them (`grader schema evidence` prints its JSON Schema)",
     "contradiction": "for a step that shows the state has no solution: why",
     "assumption": "for lookahead: the `[cell, symbol]` assumed",
     "chain": "for lookahead: the steps that followed from the assumption (the same keys)",

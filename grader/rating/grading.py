@@ -223,6 +223,7 @@ def step_dict(step: Step, ex: Explainer) -> dict[str, Any]:
         "explanation": ex.text(step),
         "placements": [[ex.cell(v), ex.value(x)] for v, x in step.placements],
         "eliminations": [[ex.cell(v), ex.value(x)] for v, x in step.eliminations],
+        "evidence": ex.evidence_dict(ex.evidence(step)),
     }
     if step.contradiction:
         out["contradiction"] = step.contradiction
