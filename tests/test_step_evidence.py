@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,71 @@ def test_schema_command_prints_it():
         check=True,
     ).stdout
     assert json.loads(out) == EVIDENCE_SCHEMA
+
+
+def technique_examples() -> list[tuple[str, str]]:
+    from test_technique_examples import all_examples
+
+    return all_examples()
+
+
+@pytest.mark.parametrize(("name", "technique"), technique_examples())
+def test_every_technique_example_gives_its_evidence(name, technique):
+    """On the state where each technique of each family fires (the manual's pictures), its
+    step's evidence is valid and reads the cells of its nodes, roles and assumption; a
+    chain's links are its consecutive candidates, and a static chain links on to off as weak
+    and off to on as strong."""
+    from test_technique_examples import document, own_families
+
+    from grader.core.explain import Explainer
+    from grader.testing.examples import replay
+
+    entry = document(name)["examples"][technique]
+    wave = replay(own_families()[name], technique, entry)
+    ex = Explainer(wave.puzzle.model, wave.techniques)
+    validator = Draft202012Validator(EVIDENCE_SCHEMA)
+    for step in wave.run.steps:
+        shown = ex.evidence_dict(ex.evidence(step))
+        assert list(validator.iter_errors(shown)) == []
+        for evidence in every_evidence(shown):
+            read = set(evidence["cells"])
+            assert {n["cell"] for n in evidence.get("nodes", [])} <= read, technique
+            for role in ("pivot", "pincers", "fins"):
+                assert set(evidence.get(role, [])) <= read, technique
+        chains = step.data.get("chains")
+        if chains and step.data.get("values"):
+            assert_links_follow_chains(shown, chains, step.data["values"], ex)
+
+
+def assert_links_follow_chains(shown: dict, chains, V: int, ex) -> None:
+    nodes = [(n["cell"], n["value"], n["on"]) for n in shown["nodes"]]
+    links = {(a, b): kind for a, b, kind in shown["links"]}
+    for chain in chains:
+        met = [(ex.cell((p >> 1) // V), ex.value((p >> 1) % V), bool(p & 1)) for p in chain]
+        for before, after in pairwise(met):
+            kind = links[nodes.index(before), nodes.index(after)]
+            if before[2] and not after[2]:
+                assert kind == "weak"
+            elif not before[2] and not after[2]:
+                assert kind == "implies"
+    assert len(links) <= sum(len(c) - 1 for c in chains)
+
+
+def test_a_forcing_x_chain_gives_its_nodes_and_links():
+    """The static chain example: as many nodes as the chain counts, one link fewer, weak and
+    strong in turn."""
+    from test_technique_examples import document, own_families
+
+    from grader.core.explain import Explainer
+    from grader.testing.examples import replay
+
+    entry = document("sudoku")["examples"]["forcing-chains"]
+    wave = replay(own_families()["sudoku"], "forcing-chains", entry)
+    step = wave.run.steps[0]
+    ex = Explainer(wave.puzzle.model, wave.techniques)
+    shown = ex.evidence_dict(ex.evidence(step))
+    (chain,) = step.data["chains"]
+    assert len(shown["nodes"]) == len(chain) == step.data["nodes"]
+    kinds = [kind for _a, _b, kind in shown["links"]]
+    assert len(kinds) == len(chain) - 1
+    assert set(kinds) <= {"weak", "strong"} and "weak" in kinds and "strong" in kinds

@@ -162,3 +162,70 @@ def labels_of(model: Model, variables: Iterable[int]) -> tuple[str, ...]:
     within = set(variables)
     found = [c.label for c in model.constraints if c.vars and set(c.vars) <= within]
     return tuple(dict.fromkeys(found))
+
+
+class NodeList:
+    """Nodes met in order, each once, and the links between them, each once."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self.links: list[Link] = []
+        self._index: dict[Node, int] = {}
+        self._linked: set[tuple[int, int]] = set()
+
+    def add(self, node: Node) -> int:
+        """The index of ``node``, added at the end if new."""
+        found = self._index.get(node)
+        if found is None:
+            found = self._index[node] = len(self.nodes)
+            self.nodes.append(node)
+        return found
+
+    def link(self, source: int, target: int, kind: str) -> None:
+        if source != target and (source, target) not in self._linked:
+            self._linked.add((source, target))
+            self.links.append(Link(source, target, kind))
+
+
+def candidate_chains(
+    chains: Iterable[Iterable[tuple[int, int, bool]]], strong_links: bool = True
+) -> NodeList:
+    """The nodes and links of chains of candidates ``(var, value, on)``, each chain from its
+    assumption on: on then off is a weak link; off then on a strong one (``strong_links``) or
+    an implication; the rest implications."""
+    found = NodeList()
+    for chain in chains:
+        before: int | None = None
+        for var, value, on in chain:
+            here = found.add(Node(var, value, on))
+            if before is not None:
+                was_on = found.nodes[before].on
+                if was_on and not on:
+                    kind = "weak"
+                elif not was_on and on and strong_links:
+                    kind = "strong"
+                else:
+                    kind = "implies"
+                found.link(before, here, kind)
+            before = here
+    return found
+
+
+def trial_chain(
+    assumption: Node, moves: Iterable[tuple[Iterable[int], Iterable[Node]]]
+) -> NodeList:
+    """The nodes and links of a trial: the assumption, then each move's conclusions, linked
+    from the nodes already met on the variables the move read (from the assumption when it
+    read none of them). ``moves``: (variables read, nodes concluded) in order."""
+    found = NodeList()
+    start = found.add(assumption)
+    latest: dict[int, int] = {assumption.var: start}
+    for read, concluded in moves:
+        sources = sorted({latest[v] for v in read if v in latest}) or [start]
+        for node in concluded:
+            here = found.add(node)
+            for source in sources:
+                found.link(source, here, "implies")
+        for node in concluded:
+            latest[node.var] = found.add(node)
+    return found

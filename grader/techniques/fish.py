@@ -162,8 +162,13 @@ class Fish(Technique):
         labels = constraints_by_label(model)
         units = frozenset(v for label in step.data["base"] for v in labels.get(label, ()))
         covers = {v for label in step.data["cover"] for v in labels.get(label, ())}
+        base, cover = tuple(step.data["base"]), tuple(step.data["cover"])
         return Evidence(
-            used=frozenset(units & covers), units=units, changed=frozenset(step.changed_vars())
+            used=frozenset(units & covers),
+            units=units,
+            changed=frozenset(step.changed_vars()),
+            unit_labels=base + cover,
+            unit_roles=(("base", base), ("cover", cover)),
         )
 
     def explain(self, step: Step, ex: Explainer) -> str:

@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from grader.core.engine import Run
+from grader.core.evidence import Evidence, Node, default_evidence, trial_chain
 from grader.core.explain import Explainer
-from grader.core.model import values_of
+from grader.core.model import Model, values_of
 from grader.core.step import Contradiction, Step
 from grader.core.technique import Context, EngineTimeout, Technique
 
@@ -154,6 +155,19 @@ def fits(solution: list[int], state: list[int]) -> bool:
 
 ROUND_BONUS_CAP = 1.9
 """The most a long chain adds to a lookahead's cost: it stays below the next depth's (+2)."""
+
+
+def move_read(move: Step, model: Model) -> frozenset[int]:
+    """The variables a move of a trial read (its units' when it names no cells)."""
+    evidence = default_evidence(move, model)
+    return evidence.used or evidence.units
+
+
+def move_nodes(move: Step) -> list[Node]:
+    """What a move of a trial concluded: its placements, else its eliminations."""
+    if move.placements:
+        return [Node(var, value, True) for var, value in move.placements]
+    return [Node(var, value, False) for var, value in move.eliminations]
 
 
 def round_bonus(rounds: int) -> float:
@@ -384,6 +398,22 @@ class Lookahead(Technique):
         state = ctx.state
         order = sorted(self.trial_vars(ctx), key=lambda v: (state[v].bit_count(), v))
         return ((var, value) for var in order for value in values_of(state[var]))
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The assumption and what followed from it, as nodes linked by implications (each
+        move's conclusions from the nodes on the cells it read), the cells of the chain, and
+        the contradiction reached."""
+        found = default_evidence(step, model)
+        if found.assumption is None:
+            return found
+        moves = [
+            (move_read(move, model), move_nodes(move))
+            for move in step.data.get("chain", ())
+            if move.placements or move.eliminations
+        ]
+        chain = trial_chain(found.assumption, moves)
+        used = found.used | {node.var for node in chain.nodes}
+        return found.with_(used=used, nodes=tuple(chain.nodes), links=tuple(chain.links))
 
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]

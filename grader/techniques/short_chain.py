@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from grader.core.constraints import spoken
+from grader.core.evidence import Evidence, Node, default_evidence, trial_chain
 from grader.core.explain import Explainer
-from grader.core.model import State, is_single, single_value, values_of
+from grader.core.model import Model, State, is_single, single_value, values_of
 from grader.core.step import Step
 from grader.core.technique import Context, Technique
 from grader.techniques.lookahead import Lookahead, fits, refutation, round_bonus
@@ -195,6 +196,37 @@ class ShortContradiction(Technique):
                     emptied=chain.emptied,
                 )
                 yield replace(step, cost=round(self.cost + round_bonus(chain.rounds), 2))
+
+    def evidence(self, step: Step, model: Model) -> Evidence:
+        """The assumption, the values its rounds of easy moves decided (each implied by it
+        with what the board holds), and what broke."""
+        found = default_evidence(step, model)
+        if found.assumption is None:
+            return found
+        forced = [Node(var, value, True) for var, value in step.data["forced"]]
+        chain = trial_chain(found.assumption, [((), forced)])
+        emptied = step.data["emptied"]
+        return found.with_(
+            used=found.used
+            | {found.assumption.var}
+            | ({emptied} if emptied is not None else set()),
+            nodes=tuple(chain.nodes),
+            links=tuple(chain.links),
+            contradiction=self.broken_rule(step, model),
+            unit_labels=tuple(label for label, _reason in step.data["broken"][:1]),
+        )
+
+    @staticmethod
+    def broken_rule(step: Step, model: Model) -> str:
+        """What broke, from the step's data alone: a rule and why, or a cell left empty."""
+        if step.data["broken"]:
+            label, reason = step.data["broken"][0]
+            return f"{label} {spoken(reason, model)}"
+        emptied = step.data["emptied"]
+        clash = step.data["clash"]
+        if emptied is not None:
+            return f"{model.name(emptied)} could hold nothing"
+        return f"{clash[0].technique} finds a contradiction" if clash else "a contradiction"
 
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]

@@ -81,5 +81,10 @@ class XYWing(Technique):
 
     def evidence(self, step: Step, model: Model) -> Evidence:
         """The pivot and its two pincers."""
-        used = frozenset((step.data["pivot"], *step.data["wings"]))
-        return Evidence(used=used, units=frozenset(), changed=frozenset(step.changed_vars()))
+        pivot, pincers = step.data["pivot"], tuple(step.data["wings"])
+        return Evidence(
+            used=frozenset((pivot, *pincers)),
+            units=frozenset(),
+            changed=frozenset(step.changed_vars()),
+            roles=(("pivot", (pivot,)), ("pincers", pincers)),
+        )

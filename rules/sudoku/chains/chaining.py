@@ -49,7 +49,7 @@ from itertools import compress
 from operator import ne
 from typing import Any
 
-from grader.core.evidence import Evidence
+from grader.core.evidence import Evidence, candidate_chains
 from grader.core.explain import Explainer
 from grader.core.model import Model, State, is_single, values_of
 from grader.core.step import Step
@@ -2107,12 +2107,19 @@ class ChainTechnique(Technique):
         yield step
 
     def evidence(self, step: Step, model: Model) -> Evidence:
-        """The cells of the chains shown."""
+        """The chains shown as nodes and links (weak from on to off, strong from off to on in
+        static chains, implications in the others), and the chains of the hints nested in
+        them as inner evidences."""
         V = step.data.get("values")
         if not V:
             return super().evidence(step, model)
-        used = frozenset((pid >> 1) // V for chain in step.data["chains"] for pid in chain)
-        return Evidence(used=used, units=frozenset(), changed=frozenset(step.changed_vars()))
+        houses = houses_of(model)
+        outer = chains_evidence(step.data["chains"], V, self.mode in STATIC_MODES, houses)
+        inner = tuple(
+            chains_evidence(hint["chains"], V, hint["rule"] == "static", houses)
+            for hint in step.data.get("nested", ())
+        )
+        return outer.with_(changed=frozenset(step.changed_vars()), inner=inner)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         V = step.data["values"]
@@ -2141,6 +2148,32 @@ class ChainTechnique(Technique):
                 f"({inner['nodes']} nodes) removes {removed}: {shown(inner['chains'])}]"
             )
         return text
+
+
+def chains_evidence(
+    chains: Sequence[Sequence[int]], V: int, static: bool, houses: Houses | None
+) -> Evidence:
+    """The evidence of chains of potentials (``pid``: ``(var * V + value) << 1 | on``): their
+    nodes and links, their cells, and the houses a link between two cells of one value
+    crosses (``houses``: the model's, when it has them)."""
+    found = candidate_chains(
+        ([((pid >> 1) // V, (pid >> 1) % V, bool(pid & 1)) for pid in chain] for chain in chains),
+        strong_links=static,
+    )
+    shared: dict[int, None] = {}
+    for link in found.links if houses is not None else ():
+        a, b = found.nodes[link.source], found.nodes[link.target]
+        if a.var != b.var and a.value == b.value:
+            shared.update(dict.fromkeys(set(houses.of_var[a.var]) & set(houses.of_var[b.var])))
+    units = sorted(shared)
+    return Evidence(
+        used=frozenset(node.var for node in found.nodes),
+        units=frozenset(v for h in units for v in houses.cells[h]) if houses else frozenset(),
+        changed=frozenset(),
+        unit_labels=tuple(houses.labels[h] for h in units) if houses else (),
+        nodes=tuple(found.nodes),
+        links=tuple(found.links),
+    )
 
 
 RULE_NAMES = {
