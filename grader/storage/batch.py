@@ -13,7 +13,10 @@ import gc
 import hashlib
 import json
 import math
+import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -186,9 +189,49 @@ def grade_chunk(tasks: Sequence[Task], options: GradeOptions, bank: bool = False
     return [grade_task(task, options, bank) for task in tasks]
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them."""
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal this process gets when the thread that forked it ends."""
+PARENT_WATCH_SECONDS = 0.5
+"""How often a worker without the parent-death signal looks whether its parent is still there."""
+
+
+def _start_worker(parent: int) -> None:
+    """A local worker's start: it leaves Ctrl-C to its parent (``parent``: that process's
+    pid), which stops it, and ends as soon as its parent ends, however that ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(parent)
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this process when process ``parent`` (its parent) ends, SIGKILL included: through
+    the kernel's parent-death signal on Linux, elsewhere a thread that watches for it."""
+    if not _parent_death_signal(signal.SIGKILL):
+        watch = threading.Thread(target=_watch_parent, args=(parent,), daemon=True)
+        watch.start()
+    if os.getppid() != parent:  # the parent ended before the watch began
+        os._exit(1)
+
+
+def _parent_death_signal(signum: int) -> bool:
+    """Have Linux send ``signum`` to this process when the thread that forked it ends (the pool
+    forks its workers from the thread that makes it, which outlives the pool); False where
+    that cannot be had."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """Leave at once when this process's parent is no longer ``parent`` (it ended)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH_SECONDS)
+    os._exit(1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,23 +281,26 @@ def run_chunks(
 
 
 class _LocalPool:
-    """A process pool whose workers ignore Ctrl-C and are stopped at once on the way out.
+    """A process pool whose workers ignore Ctrl-C, are stopped at once on the way out, and end
+    with this process however it ends (SIGKILL included: no worker outlives it).
 
     On Linux the workers are forked (they start at once and need no ``__main__`` guard in the
     caller's script), all of them before any other thread of ours (the progress bar) runs;
-    elsewhere the platform's default start method is used.
+    elsewhere the platform's default start method is used. Linux sends a forked worker its
+    parent-death signal when the *thread* that forked it ends: they are all forked here, so the
+    thread making the pool must outlive it (its users close it in the thread that made it).
     """
 
     def __init__(self, workers: int) -> None:
         import multiprocessing
-        import sys
         from concurrent.futures import ProcessPoolExecutor
 
         method = "fork" if sys.platform.startswith("linux") else None
         self.executor = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
-            initializer=_ignore_interrupts,
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
         )
         self.executor.submit(int).result()  # start the workers now
 
