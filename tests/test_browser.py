@@ -96,3 +96,48 @@ def test_browser_opens_the_lookahead_chains(tmp_path):
     assert board_outlines(opened) == board_outlines(closed) == 2 * boards
     ink = (closed.sum(axis=2) < 300).sum(), (opened.sum(axis=2) < 300).sum()
     assert ink[1] > ink[0] + 200  # the chains' steps are drawn once opened
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium driven by Playwright (never a downloaded browser)."""
+    return playwright.chromium.launch(
+        executable_path=BROWSER,
+        args=[
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+        ],
+    )
+
+
+def test_the_trace_steps_through_its_solve_with_the_keys_and_buttons(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    result = grade(load(str(EXAMPLES / "binairo.json"))[0])
+    page_file = tmp_path / "trace.html"
+    page_file.write_text(trace_html([result]), encoding="utf-8")
+    frames = len(result.steps) + 2  # start, each step, end
+    with sync_api.sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        page.goto(page_file.as_uri())
+        visible = page.locator(".frame:visible")
+        assert visible.count() == frames  # the whole list until one steps
+        page.keyboard.press("ArrowRight")
+        assert visible.count() == 1 and "start" in page.locator("nav .at").inner_text()
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        shown = visible.first
+        assert shown.get_attribute("id").endswith("-step-2")
+        assert shown.locator("svg.board").count() == 1
+        assert result.steps[1].technique in shown.inner_text()
+        page.click("nav .prev")
+        assert visible.first.get_attribute("id").endswith("-step-1")
+        for _ in range(frames + 3):  # past the end: it stays on the end board
+            page.keyboard.press("ArrowRight")
+        assert visible.count() == 1 and "end" in (visible.first.get_attribute("class") or "")
+        page.click("nav .all")
+        assert visible.count() == frames
+        browser.close()

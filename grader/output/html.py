@@ -1,6 +1,10 @@
-"""The HTML trace: one self-contained page (inline CSS and SVG, no scripts, no network) with the
-score report of each puzzle, then every step with the board before it, the cells it used and
-changed highlighted, its technique, cost and explanation.
+"""The HTML trace: one self-contained page (inline CSS, SVG and a small script; no network)
+with the score report of each puzzle, then every step with the board before it, the cells it
+used and changed highlighted, its technique, cost and explanation.
+
+Every step is on the page, so it reads without the script too. With it, each puzzle steps
+through its solve on one board: the buttons or the ← and → keys show one step at a time
+(the start, each step, the end), and "Show all" goes back to the whole list.
 """
 
 from __future__ import annotations
@@ -46,7 +50,61 @@ li.step .text { flex: 1; min-width: 14rem; }
 details { margin-top: 0.25rem; }
 details ol { margin: 0.25rem 0; padding-left: 1.5rem; font-size: 0.9rem; }
 svg.board { flex: none; max-width: 100%; height: auto; }
+nav.stepper { position: sticky; top: 0; background: #fafafa; padding: 0.4rem 0; z-index: 1;
+              display: flex; gap: 0.5rem; align-items: center; }
+nav.stepper button { font: inherit; padding: 0.2rem 0.7rem; cursor: pointer; }
+nav.stepper .at { color: #5f6b7a; font-size: 0.9rem; }
+article.stepping .frame { display: none; }
+article.stepping .frame.current { display: flex; }
+article.stepping section.frame.current { display: block; }
 """
+
+SCRIPT = """
+(function () {
+  const articles = Array.from(document.querySelectorAll("article.puzzle"));
+  function frames(a) { return Array.from(a.querySelectorAll(".frame")); }
+  function show(a, index) {
+    const all = frames(a);
+    if (!all.length) return;
+    index = Math.max(0, Math.min(all.length - 1, index));
+    a.classList.add("stepping");
+    all.forEach((f, i) => f.classList.toggle("current", i === index));
+    a.dataset.at = index;
+    const label = all[index].dataset.label;
+    const at = a.querySelector("nav.stepper .at");
+    at.textContent = label + " (" + (index + 1) + " of " + all.length + ")";
+  }
+  function move(a, by) {
+    show(a, a.classList.contains("stepping") ? Number(a.dataset.at) + by : 0);
+  }
+  function all(a) {
+    a.classList.remove("stepping");
+    a.querySelector("nav.stepper .at").textContent = "";
+  }
+  let active = articles[0];
+  articles.forEach((a) => {
+    const nav = a.querySelector("nav.stepper");
+    if (!nav) return;
+    nav.hidden = false;
+    nav.querySelector(".prev").addEventListener("click", () => { active = a; move(a, -1); });
+    nav.querySelector(".next").addEventListener("click", () => { active = a; move(a, 1); });
+    nav.querySelector(".all").addEventListener("click", () => { active = a; all(a); });
+    a.addEventListener("click", () => { active = a; });
+  });
+  document.addEventListener("keydown", (e) => {
+    if (!active || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "ArrowRight") { move(active, 1); e.preventDefault(); }
+    if (e.key === "ArrowLeft") { move(active, -1); e.preventDefault(); }
+  });
+})();
+"""
+"""Turns each puzzle's list of steps into a stepper (the list stays for pages read without it)."""
+
+STEPPER = (
+    '<nav class="stepper" hidden><button class="prev" title="previous step (←)">◀ Previous'
+    '</button><button class="next" title="next step (→)">Next ▶</button>'
+    '<button class="all">Show all</button><span class="at"></span></nav>'
+)
 
 
 def _row(key: str, value: object) -> str:
@@ -134,8 +192,9 @@ def puzzle_html(grade: Grade, anchor: str, budget: _Budget, candidates: bool = T
     if grade.steps:
         out.append(techniques_html(grade))
     out.append(LEGEND)
+    out.append(STEPPER)
     if budget.take(size):
-        out.append('<section class="start"><h3>Start</h3>')
+        out.append('<section class="start frame" data-label="start"><h3>Start</h3>')
         out.append(board_svg(puzzle_board(puzzle), candidates))
         out.append("</section>")
     out.append('<ol class="steps">')
@@ -147,7 +206,10 @@ def puzzle_html(grade: Grade, anchor: str, budget: _Budget, candidates: bool = T
         strict=True,
     )
     for number, (step, before, stated) in enumerate(befores, start=1):
-        out.append(f'<li class="step" id="{escape(anchor)}-step-{number}">')
+        out.append(
+            f'<li class="step frame" id="{escape(anchor)}-step-{number}" '
+            f'data-label="step {number}: {escape(step.technique)}">'
+        )
         if budget.take(size):
             board = step_board(puzzle, before, step, by_name.get(step.technique), stated=stated)
             out.append(board_svg(board, candidates))
@@ -184,7 +246,8 @@ def puzzle_html(grade: Grade, anchor: str, budget: _Budget, candidates: bool = T
         reason = grade.run.contradiction.reason
         out.append(f'<p class="contradiction">contradiction: {escape(reason)}</p>')
     if grade.steps and budget.take(size):
-        out.append(f'<section class="end"><h3>{escape(grade.status_text().capitalize())}</h3>')
+        status = escape(grade.status_text().capitalize())
+        out.append(f'<section class="end frame" data-label="{status}"><h3>{status}</h3>')
         end = puzzle_board(puzzle, grade.run.state, stated=grade.run.stated)
         out.append(board_svg(end, candidates))
         out.append("</section>")
@@ -221,5 +284,5 @@ def trace_html(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>grader trace: {escape(title)}</title><style>{CSS}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
+        f"<body>{''.join(body)}<script>{SCRIPT}</script></body></html>\n"
     )
