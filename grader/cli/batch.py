@@ -34,7 +34,7 @@ from grader.core.errors import UsageError
     "unwritten and a journal beside it; --resume continues from the journal.",
 )
 def grader_batch(
-    inputs: Annotated[list[str], typer.Argument(help="Puzzle files.")],
+    inputs: Annotated[list[str], typer.Argument(help="Puzzle files (- for standard input).")],
     output: OutputOpt,
     workers: Annotated[
         int, typer.Option("--workers", "-w", help="Local worker processes.", min=1)

@@ -31,7 +31,7 @@ from grader.core.errors import UsageError
     "with the cells it used and changed highlighted.",
 )
 def grader_render(
-    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    file: Annotated[str, typer.Argument(help="A puzzle file, a game ID, or - for standard input.")],
     output: OutputOpt,
     index: IndexOpt = 1,
     solve: Annotated[
