@@ -156,11 +156,12 @@ def grader_histogram(
 ) -> None:
     from pathlib import Path
 
-    from grader.output.files import check_new
+    from grader.output.files import check_new, refuse_directory
     from grader.output.histogram import save_histograms
     from grader.output.render import picture_format
     from grader.storage.batch import read_frame
 
+    refuse_directory(output)  # said before its suffix
     try:
         picture_format(output)
     except ValueError as error:

@@ -52,11 +52,12 @@ def grader_render(
     force: ForceOpt = False,
     family: FamilyOpt = None,
 ) -> None:
-    from grader.output.files import check_new, write_atomic
+    from grader.output.files import check_new, refuse_directory, write_atomic
     from grader.output.render import picture_bytes, picture_format, puzzle_board, step_board
 
     if solve and step is not None:
         raise UsageError("--solve and --step draw different boards: give one of them")
+    refuse_directory(output)  # said before its suffix
     try:
         fmt = picture_format(output)
     except ValueError as error:
