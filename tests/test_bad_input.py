@@ -73,7 +73,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "binairo-solution-open.json": (binairo(solution=["......"] * 6), "solution"),
     "binairo-size-mismatch.json": (binairo(size=[8, 8]), "size"),
     "unruly-odd.txt": ("5x5:aaaa", "Unruly"),
-    "unruly-chars.txt": ("6x6:!!!!", "neither JSON nor a puzzle ID"),
+    "unruly-chars.txt": ("6x6:!!!!", "Unruly game ID: '!' is not a letter"),
     "unruly-long.txt": ("6x6:" + "B" * 60, "Unruly"),
     # tango
     "tango-symbol.json": (tango(grid=["0.....", *BLANK6[1:]]), "unknown symbol '0'"),
@@ -99,7 +99,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "sudoku-too-large.json": (sudoku(grid=["." * 36] * 36), "larger than 25"),
     "sudoku-not-square.json": (sudoku(grid=["." * 9] * 6), "grid"),
     "sudoku-one-row.json": (sudoku(grid=["12"]), "grid: has 1 row of 2 cells"),
-    "sudoku-solo-bad.txt": ("3x3:zz!!", "neither JSON nor a puzzle ID"),
+    "sudoku-solo-bad.txt": ("3x3:zz!!", "Solo game ID: '!' is neither a clue nor a blank"),
     "sudoku-solution.json": (sudoku(solution=["1" * 9]), "solution"),
     # siteswap
     "siteswap-grid-type.json": ('{"family": "siteswap", "grid": 5}', "grid"),

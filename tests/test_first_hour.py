@@ -36,7 +36,7 @@ def test_a_game_id_still_loads_and_a_broken_one_says_why():
     assert run("grade", "8x8u:aebakdClaAcCeBGd").returncode == 0
     result = run("grade", "8x8u:aebakdClaAcCeBGx")
     assert result.returncode == 2
-    assert "no such file (nor a valid puzzle ID: " in result.stderr
+    assert "8x8u:aebakdClaAcCeBGx: id: Unruly game ID describes 84 cells" in result.stderr
 
 
 def test_closed_pipe_exits_quietly():

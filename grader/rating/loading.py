@@ -192,11 +192,16 @@ def _entries_of_bytes(
 
 FILE_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
 """A word that looks like a file name (a folder separator or a suffix such as ``.jsonl``)."""
+GAME_ID_LIKE = re.compile(r"^\d+(?:x\d+)?[A-Za-z]*:")
+"""A word shaped like a Simon Tatham game ID (``6x6:...``, ``8x8u:...``, ``3x3:...``): what is
+wrong with it is said as a game ID's problem, not ``no such file``."""
 
 
 def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
     """The puzzle of a word that names no file: a game ID or a puzzle line that is valid as a
-    whole. Anything else is ``no such file`` (a file name of 81 characters is not a sudoku)."""
+    whole. A word shaped like a game ID gets its problem as one; anything else is ``no such
+    file`` (a file name of 81 characters is not a sudoku)."""
+    game_id = GAME_ID_LIKE.match(source.strip()) is not None
     try:
         parsed = _from_text(source.strip(), source, family)
         if parsed is not None:
@@ -204,7 +209,12 @@ def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
             return parsed
         problem = ""
     except InputError as error:
+        if game_id:
+            raise
         problem = str(error).removeprefix(f"{source}: ")
+    if game_id:
+        known = f"a {family}" if family else "any family's"
+        raise InputError(source, "", f"is not {known} game ID")
     if problem and not FILE_LIKE.search(source):
         raise InputError(source, "", f"no such file (nor a valid puzzle ID: {problem})")
     raise InputError(source, "", "no such file")
@@ -274,14 +284,31 @@ def _families(only: str | None) -> list[Family]:
 
 
 def _from_text(text: str, origin: str, only: str | None = None) -> dict[str, Any] | None:
+    """The puzzle dict of the first family whose text formats read ``text``; None when none
+    knows its shape; when families know its shape but none reads it, their problems raised
+    (``6x6:!!!!`` may be an Unruly or a Solo game ID: why it is neither)."""
+    problems: list[FieldProblem] = []
     for family in _families(only):
         try:
             parsed = family.parse_text(text)
         except FieldProblem as problem:
-            raise InputError(origin, problem.field, problem.problem) from None
+            problems.append(problem)
+            continue
         if parsed is not None:
             return parsed
+    if problems:
+        raise _text_problem(origin, problems)
     return None
+
+
+def _text_problem(origin: str, problems: list[FieldProblem]) -> InputError:
+    """One error of the problems families found with a text: the field they share, then each
+    problem once, separated by ``;``."""
+    fields = {problem.field for problem in problems}
+    if len(fields) == 1:
+        said = dict.fromkeys(problem.problem for problem in problems)
+        return InputError(origin, fields.pop(), "; ".join(said))
+    return InputError(origin, "", "; ".join(dict.fromkeys(str(p) for p in problems)))
 
 
 def puzzle_from_dict(data: Any, origin: str, default_id: str, text: bool = False) -> Puzzle:
