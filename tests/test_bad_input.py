@@ -379,7 +379,7 @@ def test_input_of_exactly_the_limit_is_read_one_byte_more_is_not(spare):
 # a word that looks like a Simon Tatham game ID → what the line must say about it
 GAME_IDS = {
     "6x6:!!!!": "'!'",
-    "6x6:": "empty",
+    "6x6:": "no cells after ':'",
     "6x6:aaaa": "describes 3 cells, expected 36",
     "8x8u:aebakdClaAcCeBGx": "describes 84 cells, expected 64",
     "6x6q:aaaa": "'q'",
