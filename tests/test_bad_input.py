@@ -8,6 +8,8 @@ quick; ``test_cli.py`` runs the real scripts in subprocesses.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 
 import pytest
@@ -71,7 +73,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "binairo-solution-open.json": (binairo(solution=["......"] * 6), "solution"),
     "binairo-size-mismatch.json": (binairo(size=[8, 8]), "size"),
     "unruly-odd.txt": ("5x5:aaaa", "Unruly"),
-    "unruly-chars.txt": ("6x6:!!!!", "neither JSON nor a puzzle ID"),
+    "unruly-chars.txt": ("6x6:!!!!", "Unruly game ID: '!' is not a letter"),
     "unruly-long.txt": ("6x6:" + "B" * 60, "Unruly"),
     # tango
     "tango-symbol.json": (tango(grid=["0.....", *BLANK6[1:]]), "unknown symbol '0'"),
@@ -97,7 +99,7 @@ FILES: dict[str, tuple[str | bytes, str]] = {
     "sudoku-too-large.json": (sudoku(grid=["." * 36] * 36), "larger than 25"),
     "sudoku-not-square.json": (sudoku(grid=["." * 9] * 6), "grid"),
     "sudoku-one-row.json": (sudoku(grid=["12"]), "grid: has 1 row of 2 cells"),
-    "sudoku-solo-bad.txt": ("3x3:zz!!", "neither JSON nor a puzzle ID"),
+    "sudoku-solo-bad.txt": ("3x3:zz!!", "Solo game ID: '!' is neither a clue nor a blank"),
     "sudoku-solution.json": (sudoku(solution=["1" * 9]), "solution"),
     # siteswap
     "siteswap-grid-type.json": ('{"family": "siteswap", "grid": 5}', "grid"),
@@ -296,3 +298,122 @@ def test_a_wrong_type_is_said_in_the_words_of_the_file(
     code, _, err = invoke(grade_main, [str(source)], capsys, monkeypatch)
     assert code == 2
     assert err == f"error: {source}: {said}\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 51: endless input, malformed game IDs, -o naming a folder
+# ---------------------------------------------------------------------------------------------
+
+GRADE_WITH_LIMIT = (
+    "import sys\n"
+    "import grader.rating.loading as loading\n"
+    "loading.MAX_FILE_BYTES = int(sys.argv[1])\n"
+    "from grader.cli import grade_main\n"
+    "sys.argv[0:2] = ['grade']\n"
+    "grade_main()\n"
+)
+"""``grade`` in a new process with the input limit lowered (the first argument, in bytes)."""
+
+
+def at_most_a_gigabyte() -> None:
+    """Run in the child: unbounded reading fails fast instead of filling the machine."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+
+def grade_limited(limit: int, *args: str, stdin=None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", GRADE_WITH_LIMIT, str(limit), *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=at_most_a_gigabyte,
+    )
+
+
+def test_an_endless_device_stops_at_the_limit():
+    """``grade /dev/zero`` once read 18 GB in 30 s: it stops at the limit, in one line."""
+    from grader.rating.loading import MAX_FILE_BYTES
+
+    result = grade_limited(MAX_FILE_BYTES, "/dev/zero")
+    assert_one_line(result.returncode, result.stderr, "/dev/zero: is larger than 64 MiB")
+
+
+@pytest.mark.parametrize("how", ["stdin", "fifo"])
+def test_an_endless_pipe_stops_at_the_limit(how, tmp_path):
+    """A pipe (``yes | grade -``) or a named pipe never ends: read up to the limit, refused."""
+    if how == "fifo":
+        fifo = tmp_path / "endless.txt"
+        os.mkfifo(fifo)
+        writer = subprocess.Popen(f"exec yes > '{fifo}'", shell=True, stderr=subprocess.DEVNULL)
+        source, stdin = str(fifo), None
+    else:
+        writer = subprocess.Popen(["yes"], stdout=subprocess.PIPE)
+        source, stdin = "-", writer.stdout
+    try:
+        result = grade_limited(100_000, source, stdin=stdin)
+    finally:
+        writer.kill()
+        writer.wait()
+        if writer.stdout is not None:
+            writer.stdout.close()
+    name = "<stdin>" if how == "stdin" else source
+    assert_one_line(result.returncode, result.stderr, f"{name}: is larger than 100000 bytes")
+
+
+@pytest.mark.parametrize("spare", [0, -1])
+def test_input_of_exactly_the_limit_is_read_one_byte_more_is_not(spare):
+    example = EXAMPLES / "tango.json"
+    size = example.stat().st_size
+    with example.open("rb") as stdin:
+        result = grade_limited(size + spare, "--json", "-", stdin=stdin)
+    if spare == 0:
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["family"] == "tango"
+    else:
+        assert_one_line(result.returncode, result.stderr, f"<stdin>: is larger than {size - 1}")
+
+
+# a word that looks like a Simon Tatham game ID → what the line must say about it
+GAME_IDS = {
+    "6x6:!!!!": "'!'",
+    "6x6:": "no cells after ':'",
+    "6x6:aaaa": "describes 3 cells, expected 36",
+    "8x8u:aebakdClaAcCeBGx": "describes 84 cells, expected 64",
+    "6x6q:aaaa": "'q'",
+    "3x3:zz!!": "'!'",
+    "3x3:1a2": "describes 3 cells, expected 81",
+    "3x3:a99a": "clue 99",
+}
+
+
+@pytest.mark.parametrize("word", sorted(GAME_IDS))
+def test_a_malformed_game_id_says_what_is_wrong_with_it(word, tmp_path, capsys, monkeypatch):
+    """Not ``no such file``: a word shaped like ``6x6:...`` is a game ID, and its problem is
+    said as one (and ``grade`` runs where no file of that name is)."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = invoke(grade_main, [word], capsys, monkeypatch)
+    line = assert_one_line(code, err, f"{word}: ", "game ID", GAME_IDS[word])
+    assert "no such file" not in line
+
+
+OUTPUT_COMMANDS = {
+    "render": ["render", TANGO, "-o", "{dir}"],
+    "histogram": ["histogram", "results.csv", "-o", "{dir}"],
+    "batch": ["batch", TANGO, "-o", "{dir}"],
+    "generate": ["generate", "tango", "--count", "1", "-o", "{dir}"],
+    "bank-export": ["bank", "export", "bank.db", "-o", "{dir}"],
+    "grade-html": ["grade", TANGO, "--html", "{dir}"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUTPUT_COMMANDS))
+def test_an_output_naming_a_folder_says_it_is_a_directory(name, tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    args = [a.replace("{dir}", str(folder)) for a in OUTPUT_COMMANDS[name]]
+    code, _, err = invoke(grader_main, args, capsys, monkeypatch)
+    assert_one_line(code, err, f"{folder}: is a directory")
+    assert list(folder.iterdir()) == []

@@ -34,7 +34,7 @@ from grader.core.errors import UsageError
     "unwritten and a journal beside it; --resume continues from the journal.",
 )
 def grader_batch(
-    inputs: Annotated[list[str], typer.Argument(help="Puzzle files.")],
+    inputs: Annotated[list[str], typer.Argument(help="Puzzle files (- for standard input).")],
     output: OutputOpt,
     workers: Annotated[
         int, typer.Option("--workers", "-w", help="Local worker processes.", min=1)
@@ -156,11 +156,12 @@ def grader_histogram(
 ) -> None:
     from pathlib import Path
 
-    from grader.output.files import check_new
+    from grader.output.files import check_new, refuse_directory
     from grader.output.histogram import save_histograms
     from grader.output.render import picture_format
     from grader.storage.batch import read_frame
 
+    refuse_directory(output)  # said before its suffix
     try:
         picture_format(output)
     except ValueError as error:

@@ -68,7 +68,10 @@ class LazyConsole:
 out: Console = LazyConsole(highlight=False, soft_wrap=False, emoji=False)  # type: ignore[assignment]
 err: Console = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)  # type: ignore[assignment]
 
-Files = Annotated[list[str], typer.Argument(help="Puzzle files (.json, .jsonl, text) or game IDs.")]
+Files = Annotated[
+    list[str],
+    typer.Argument(help="Puzzle files (.json, .jsonl, text), game IDs, or - for standard input."),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object per puzzle (JSON lines).")]
 TraceOpt = Annotated[
     bool, typer.Option("--trace", help="Add the numbered steps with explanations.")
@@ -319,13 +322,13 @@ class Sources:
             yield puzzle, done
 
     def __iter__(self) -> Iterator[Puzzle]:
-        from grader.rating.loading import build, entries
+        from grader.rating.loading import build, entries, source_name
 
         for source in self.files:
             try:
                 found = entries(source, self.family)
             except InputError as error:
-                input_error(error, self.as_json, source)
+                input_error(error, self.as_json, source_name(source))
                 self.code = EXIT_INPUT
                 continue
             self.problems = self.refused = 0
@@ -342,7 +345,7 @@ class Sources:
             if self.problems > MAX_NAMED:
                 more = self.problems - MAX_NAMED
                 why = "that do not load" + (" or cannot be graded as asked" if self.refused else "")
-                note(f"error: {source}: ... and {more} more puzzles {why}")
+                note(f"error: {source_name(source)}: ... and {more} more puzzles {why}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -418,9 +421,11 @@ IndexOpt = Annotated[
 def one_puzzle(source: str, index: int, family: str | None = None) -> tuple[Puzzle, int]:
     """The ``index``-th puzzle (1 = first) of a file or game ID, and how many it holds; only
     that one is built (another puzzle's problem is not this command's)."""
-    from grader.rating.loading import build, entries
+    from grader.rating.loading import build, entries, source_name
 
     found = entries(source, family)
     if not 1 <= index <= len(found):
-        raise UsageError(f"--index: {source} holds {len(found)} puzzle(s), not {index}")
+        raise UsageError(
+            f"--index: {source_name(source)} holds {len(found)} puzzle(s), not {index}"
+        )
     return build(found[index - 1]), len(found)

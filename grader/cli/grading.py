@@ -191,7 +191,7 @@ def solve_text(result: Grade, how: str | None) -> str:
 
 @grader_app.command("hint", help="Print the next step only, with its explanation.")
 def grader_hint(
-    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    file: Annotated[str, typer.Argument(help="A puzzle file, a game ID, or - for standard input.")],
     as_json: JsonOpt = False,
     costs: CostsOpt = None,
     techniques: TechOpt = None,

@@ -31,7 +31,7 @@ from grader.core.errors import UsageError
     "with the cells it used and changed highlighted.",
 )
 def grader_render(
-    file: Annotated[str, typer.Argument(help="A puzzle file or game ID.")],
+    file: Annotated[str, typer.Argument(help="A puzzle file, a game ID, or - for standard input.")],
     output: OutputOpt,
     index: IndexOpt = 1,
     solve: Annotated[
@@ -52,11 +52,12 @@ def grader_render(
     force: ForceOpt = False,
     family: FamilyOpt = None,
 ) -> None:
-    from grader.output.files import check_new, write_atomic
+    from grader.output.files import check_new, refuse_directory, write_atomic
     from grader.output.render import picture_bytes, picture_format, puzzle_board, step_board
 
     if solve and step is not None:
         raise UsageError("--solve and --step draw different boards: give one of them")
+    refuse_directory(output)  # said before its suffix
     try:
         fmt = picture_format(output)
     except ValueError as error:

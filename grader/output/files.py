@@ -13,13 +13,20 @@ from grader.core.errors import UsageError
 def check_new(path: str | Path, force: bool) -> Path:
     """The output path, refused (one line) when it exists and ``force`` was not given; its
     folder is made when missing."""
-    target = Path(path)
-    if target.is_dir():
-        raise UsageError(f"{target}: is a directory, expected an output file")
+    target = refuse_directory(path)
     if target.exists() and not force:
         raise UsageError(f"{target}: already exists (use --force to overwrite it)")
     make_folder(target)
     _probe(target)
+    return target
+
+
+def refuse_directory(path: str | Path) -> Path:
+    """The output path, refused (one line) when it names an existing folder: said before
+    anything else about it (its suffix, whether it may be overwritten)."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{target}: is a directory, expected an output file")
     return target
 
 
@@ -40,8 +47,9 @@ def _reason(error: OSError) -> str:
 
 def output_suffix(path: str | Path, suffixes: Sequence[str], kind: str) -> str:
     """The output file's suffix (lower case), refused in one line when not one of
-    ``suffixes``: ``g.csv: unknown puzzle file format '.csv'; use .jsonl or .json``."""
-    suffix = Path(path).suffix.lower()
+    ``suffixes``: ``g.csv: unknown puzzle file format '.csv'; use .jsonl or .json``; a folder
+    is refused as such."""
+    suffix = refuse_directory(path).suffix.lower()
     if suffix not in suffixes:
         choices = ", ".join(suffixes[:-1]) + " or " + suffixes[-1]
         raise UsageError(f"{path}: unknown {kind} format {suffix or '(none)'!r}; use {choices}")

@@ -2,23 +2,33 @@
 
 ``load("puzzle.json")`` returns the puzzles of a file; anything wrong raises one
 :class:`~grader.core.errors.InputError` naming the file, the field and the problem. A string that is
-not a file but a family's text format (a Tatham game ID, an 81-character sudoku) loads too.
+not a file but a family's text format (a Tatham game ID, an 81-character sudoku) loads too, and
+``-`` is standard input. No source is read past :data:`MAX_FILE_BYTES` (a device or a pipe may
+never end).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import stat
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from grader.core.errors import FieldProblem, InputError, validation_problem
 from grader.rating.family import Family, Puzzle
 from grader.rating.registry import families, get_family
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The most a source is read of: a larger file, device or pipe is refused (one line)."""
+STDIN = "-"
+"""The source that is standard input (``cat puzzle.json | grade -``)."""
+STDIN_NAME = "<stdin>"
+"""How messages, reports and default ids name standard input."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,8 @@ class Entry:
 
 
 def load(source: str | os.PathLike[str], family: str | None = None) -> list[Puzzle]:
-    """The puzzles in a file (``.json``, ``.jsonl``, text lines), or in a game-ID string.
+    """The puzzles in a file (``.json``, ``.jsonl``, text lines), in a game-ID string, or on
+    standard input (``-``).
 
     ``family``: the family of puzzles that do not name theirs (and the only one whose text
     formats are tried). Anything wrong raises :class:`InputError` (a ``ValueError``)."""
@@ -83,6 +94,8 @@ def _of_family(entry: Entry, family: str) -> Entry:
 
 
 def _entries(source: str, family: str | None) -> list[Entry]:
+    if source == STDIN:
+        return _entries_of_bytes(STDIN_NAME, STDIN_NAME, "", _read_stdin(), family)
     if not source.strip():
         raise InputError(repr(source), "", "is an empty name, expected a puzzle file")
     path = Path(source)
@@ -90,12 +103,66 @@ def _entries(source: str, family: str | None) -> list[Entry]:
         raise InputError(source, "", "is a directory, expected a puzzle file")
     if not path.exists():
         return [Entry(source, source, _puzzle_word(source, family), text=True)]
+    return _entries_of_bytes(source, path.stem, path.suffix.lower(), _read_file(path), family)
+
+
+def source_name(source: str) -> str:
+    """How messages and reports name a source: ``<stdin>`` for ``-``, else as given."""
+    return STDIN_NAME if source == STDIN else source
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a file, a device or a named pipe: at most :data:`MAX_FILE_BYTES` (one
+    line past that, read no further: ``/dev/zero`` and a pipe never end)."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise InputError(source, "", f"is larger than {MAX_FILE_BYTES // 2**20} MiB")
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            return _read_limited(str(path), stream)
     except OSError as error:
-        raise InputError(source, "", f"cannot be read ({error.strerror or error})") from None
+        raise InputError(str(path), "", f"cannot be read ({error.strerror or error})") from None
+
+
+def _read_stdin() -> bytes:
+    """The bytes of standard input, limited as a file's are."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError(STDIN_NAME, "", "cannot be read (no standard input)")
+    try:
+        return _read_limited(STDIN_NAME, stream)
+    except OSError as error:
+        raise InputError(STDIN_NAME, "", f"cannot be read ({error.strerror or error})") from None
+
+
+def _read_limited(name: str, stream: BinaryIO) -> bytes:
+    """At most :data:`MAX_FILE_BYTES` of ``stream``; more raises :class:`InputError` (a
+    regular file too large is refused by its size, unread)."""
+    limit = MAX_FILE_BYTES
+    if _regular_size(stream) > limit:
+        raise InputError(name, "", f"is larger than {_size_text(limit)}")
+    raw = stream.read(limit + 1)
+    if len(raw) > limit:
+        raise InputError(name, "", f"is larger than {_size_text(limit)}")
+    return raw
+
+
+def _regular_size(stream: BinaryIO) -> int:
+    """The size of a regular file (0 for a pipe, a device or a stream without a file)."""
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return 0
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
+
+
+def _size_text(size: int) -> str:
+    """``64 MiB``, or ``1000 bytes`` for a size that is no whole number of MiB."""
+    return f"{size // 2**20} MiB" if size % 2**20 == 0 else f"{size} bytes"
+
+
+def _entries_of_bytes(
+    source: str, stem: str, suffix: str, raw: bytes, family: str | None
+) -> list[Entry]:
+    """The entries of a source's content: ``stem`` names its puzzles by default, ``suffix``
+    (``.json``, ``.jsonl`` or another) says how to read it when the content does not."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -105,35 +172,36 @@ def _entries(source: str, family: str | None) -> list[Entry]:
     stripped = text.strip()
     if not stripped:
         raise InputError(source, "", "is empty")
-    if path.suffix.lower() == ".jsonl" or (
-        path.suffix.lower() != ".json" and stripped.startswith("{") and "\n{" in stripped
-    ):
-        return _entries_of_lines(source, text, json_lines=True, family=family)
-    if path.suffix.lower() == ".json" or stripped[0] in "{[":
+    if suffix == ".jsonl" or (suffix != ".json" and stripped.startswith("{") and "\n{" in stripped):
+        return _entries_of_lines(source, stem, text, json_lines=True, family=family)
+    if suffix == ".json" or stripped[0] in "{[":
         data = _parse_json(source, stripped)
         document = _document(data, family)
         if document is not None:
             return [
-                Entry(f"{source}: {where}", _entry_id(item, f"{path.stem}#{i + 1}"), item)
+                Entry(f"{source}: {where}", _entry_id(item, f"{stem}#{i + 1}"), item)
                 for i, (where, item) in enumerate(document)
             ]
         if isinstance(data, list):
             if not data:
                 raise InputError(source, "", "holds no puzzle (an empty list)")
-            return [
-                Entry(f"{source}[{i}]", f"{path.stem}#{i + 1}", item) for i, item in enumerate(data)
-            ]
-        return [Entry(source, path.stem, data)]
-    return _entries_of_lines(source, text, json_lines=False, family=family)
+            return [Entry(f"{source}[{i}]", f"{stem}#{i + 1}", item) for i, item in enumerate(data)]
+        return [Entry(source, stem, data)]
+    return _entries_of_lines(source, stem, text, json_lines=False, family=family)
 
 
 FILE_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
 """A word that looks like a file name (a folder separator or a suffix such as ``.jsonl``)."""
+GAME_ID_LIKE = re.compile(r"^\d+(?:x\d+)?[A-Za-z]*:")
+"""A word shaped like a Simon Tatham game ID (``6x6:...``, ``8x8u:...``, ``3x3:...``): what is
+wrong with it is said as a game ID's problem, not ``no such file``."""
 
 
 def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
     """The puzzle of a word that names no file: a game ID or a puzzle line that is valid as a
-    whole. Anything else is ``no such file`` (a file name of 81 characters is not a sudoku)."""
+    whole. A word shaped like a game ID gets its problem as one; anything else is ``no such
+    file`` (a file name of 81 characters is not a sudoku)."""
+    game_id = GAME_ID_LIKE.match(source.strip()) is not None
     try:
         parsed = _from_text(source.strip(), source, family)
         if parsed is not None:
@@ -141,18 +209,22 @@ def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
             return parsed
         problem = ""
     except InputError as error:
+        if game_id:
+            raise
         problem = str(error).removeprefix(f"{source}: ")
+    if game_id:
+        known = f"a {family}" if family else "any family's"
+        raise InputError(source, "", f"is not {known} game ID")
     if problem and not FILE_LIKE.search(source):
         raise InputError(source, "", f"no such file (nor a valid puzzle ID: {problem})")
     raise InputError(source, "", "no such file")
 
 
 def _entries_of_lines(
-    source: str, text: str, json_lines: bool, family: str | None = None
+    source: str, stem: str, text: str, json_lines: bool, family: str | None = None
 ) -> list[Entry]:
     """One entry per puzzle line (blank and ``#`` lines skipped): named ``file:line`` in
     messages, ``stem#N`` by default for the N-th puzzle."""
-    stem = Path(source).stem
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
@@ -212,14 +284,31 @@ def _families(only: str | None) -> list[Family]:
 
 
 def _from_text(text: str, origin: str, only: str | None = None) -> dict[str, Any] | None:
+    """The puzzle dict of the first family whose text formats read ``text``; None when none
+    knows its shape; when families know its shape but none reads it, their problems raised
+    (``6x6:!!!!`` may be an Unruly or a Solo game ID: why it is neither)."""
+    problems: list[FieldProblem] = []
     for family in _families(only):
         try:
             parsed = family.parse_text(text)
         except FieldProblem as problem:
-            raise InputError(origin, problem.field, problem.problem) from None
+            problems.append(problem)
+            continue
         if parsed is not None:
             return parsed
+    if problems:
+        raise _text_problem(origin, problems)
     return None
+
+
+def _text_problem(origin: str, problems: list[FieldProblem]) -> InputError:
+    """One error of the problems families found with a text: the field they share, then each
+    problem once, separated by ``;``."""
+    fields = {problem.field for problem in problems}
+    if len(fields) == 1:
+        said = dict.fromkeys(problem.problem for problem in problems)
+        return InputError(origin, fields.pop(), "; ".join(said))
+    return InputError(origin, "", "; ".join(dict.fromkeys(str(p) for p in problems)))
 
 
 def puzzle_from_dict(data: Any, origin: str, default_id: str, text: bool = False) -> Puzzle:

@@ -4,9 +4,11 @@ The file's schema is in :mod:`rules.binairo.schema`."""
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from typing import Any
 
+from grader.core.errors import FieldProblem
 from grader.core.model import Model, State, is_single, single_value
 from grader.rating.family import require
 
@@ -36,13 +38,20 @@ class UnrulyText:
 
 
 TATHAM_ID = re.compile(r"^(\d+)x(\d+)(u?)(?:d[ten])?:([A-Za-z]+)$")
+UNRULY_SHAPE = re.compile(r"^(\d+)x(\d+)([A-Za-z]*):(.*)$")
+"""A word shaped like an Unruly game ID (``WxH``, parameters, a colon), valid or not."""
 
 
 def parse_unruly_id(text: str) -> dict[str, Any] | None:
-    """A Binairo puzzle dict from a Simon Tatham Unruly game ID (``8x8:CGABJaab...``)."""
-    match = TATHAM_ID.match(text.strip())
-    if match is None:
+    """A Binairo puzzle dict from a Simon Tatham Unruly game ID (``8x8:CGABJaab...``); None
+    for text not shaped like one, :class:`FieldProblem` for one that is malformed."""
+    text = text.strip()
+    shape = UNRULY_SHAPE.match(text)
+    if shape is None:
         return None
+    match = TATHAM_ID.match(text)
+    if match is None:
+        raise FieldProblem("id", unruly_shape_problem(shape))
     cols, rows = int(match.group(1)), int(match.group(2))
     unique = bool(match.group(3))
     cells = ["."] * (rows * cols)
@@ -65,6 +74,17 @@ def parse_unruly_id(text: str) -> dict[str, Any] | None:
         "grid": grid,
         "source": f"Unruly game ID {text.strip()}",
     }
+
+
+def unruly_shape_problem(shape: re.Match[str]) -> str:
+    """What keeps a word shaped like an Unruly game ID (:data:`UNRULY_SHAPE`) from being one."""
+    size, flags, cells = f"{shape.group(1)}x{shape.group(2)}", shape.group(3), shape.group(4)
+    if not re.fullmatch(r"u?(?:d[ten])?", flags):
+        return f"Unruly game ID: unknown parameters {flags!r} after {size} (u or none)"
+    if not cells:
+        return "Unruly game ID: no cells after ':'"
+    bad = next(char for char in cells if char not in string.ascii_letters)
+    return f"Unruly game ID: {bad!r} is not a letter (its cells are a-z and A-Z)"
 
 
 def unruly_id(model: Model, state: State) -> str:

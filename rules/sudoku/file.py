@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from grader.core.errors import FieldProblem
 from grader.core.model import Model, State, is_single, single_value
 from grader.rating.family import require
 from rules.cells import BOX_SHAPES
@@ -101,15 +102,21 @@ def parse_values(rows: Sequence[str], n: int, field: str) -> list[int | None]:
 
 
 SOLO_ID = re.compile(r"^(\d+)(?:x(\d+))?([a-z]*):([0-9a-z_]+)$")
+SOLO_SHAPE = re.compile(r"^(\d+)(?:x(\d+))?([A-Za-z]*):(.*)$")
+"""A word shaped like a Solo game ID (``CxR``, parameters, a colon), valid or not."""
 LINE = re.compile(r"^[0-9A-Za-z.]+$")
 
 
 def parse_solo_id(text: str) -> dict[str, Any] | None:
     """A sudoku dict from a Simon Tatham Solo game ID (``3x3:a2b5_c...``). In ``CxR`` a box
-    is C rows tall and R columns wide (solo.c: block of cell (y, x) is (y/c)*c + x/r)."""
+    is C rows tall and R columns wide (solo.c: block of cell (y, x) is (y/c)*c + x/r). None for
+    text not shaped like one, :class:`FieldProblem` for one that is malformed."""
+    shape = SOLO_SHAPE.match(text)
+    if shape is None:
+        return None
     match = SOLO_ID.match(text)
     if match is None:
-        return None
+        raise FieldProblem("id", solo_shape_problem(shape))
     c = int(match.group(1))
     r = int(match.group(2)) if match.group(2) else None
     flags = match.group(3)
@@ -117,7 +124,7 @@ def parse_solo_id(text: str) -> dict[str, Any] | None:
         require(False, "id", "jigsaw Solo IDs (single number) are not supported")
     require(not flags, "id", f"Solo variant {flags!r} (jigsaw, X, killer) is not supported")
     n = c * r
-    require(0 < n <= MAX_SIZE, "id", f"{c}x{r} boxes make a {n}x{n} grid, too large")
+    require(0 < n <= MAX_SIZE, "id", f"Solo game ID: {c}x{r} boxes make a {n}x{n} grid, too large")
     cells: list[str] = []
     symbols = symbols_for(n)
     number = ""
@@ -127,12 +134,14 @@ def parse_solo_id(text: str) -> dict[str, Any] | None:
             continue
         if number:
             value = int(number)
-            require(1 <= value <= n, "id", f"clue {value} is out of range 1-{n}")
+            require(1 <= value <= n, "id", f"Solo game ID: clue {value} is out of range 1-{n}")
             cells.append(symbols[value - 1])
             number = ""
         if char.isalpha():
             cells.extend("." * (ord(char) - ord("a") + 1))
-    require(len(cells) == n * n, "id", f"describes {len(cells)} cells, expected {n * n}")
+    require(
+        len(cells) == n * n, "id", f"Solo game ID describes {len(cells)} cells, expected {n * n}"
+    )
     grid = ["".join(cells[i * n : (i + 1) * n]) for i in range(n)]
     return {
         "family": "sudoku",
@@ -141,6 +150,17 @@ def parse_solo_id(text: str) -> dict[str, Any] | None:
         "grid": grid,
         "source": f"Solo game ID {text}",
     }
+
+
+def solo_shape_problem(shape: re.Match[str]) -> str:
+    """What keeps a word shaped like a Solo game ID (:data:`SOLO_SHAPE`) from being one."""
+    flags, cells = shape.group(3), shape.group(4)
+    if flags != flags.lower():
+        return f"Solo game ID: unknown parameters {flags!r}"
+    if not cells:
+        return "Solo game ID: no cells after ':'"
+    bad = next(char for char in cells if not re.fullmatch(r"[0-9a-z_]", char))
+    return f"Solo game ID: {bad!r} is neither a clue nor a blank (0-9, a-z and _)"
 
 
 def parse_line(text: str) -> dict[str, Any] | None:
