@@ -94,9 +94,14 @@ def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, 
         "",
     ]
     entry = doc["examples"].get(name)
-    if entry is None:
-        reason = doc.get("missing", {}).get(name, "no example state was found yet")
-        lines += [f'!!! note "No picture"\n    {reason}', ""]
+    if entry is None or entry.get("alone"):
+        # a state where a cheaper technique fires too would show that one's work: none at all
+        reason = doc.get("missing", {}).get(name) or (
+            "no state where it is the cheapest technique that applies was found yet "
+            "(`python bench/technique_examples.py --family "
+            f"{family.name} --keep` searches the examples and generated puzzles)"
+        )
+        lines += [f'!!! note "No example found yet"\n    {reason}', ""]
         return "\n".join(lines)
     puzzle, state, steps, ex, by_name, stated = run_example(family, name, entry)
     step = steps[0]
@@ -111,11 +116,6 @@ def technique_section(family: Family, spec: Any, technique: Any, doc: dict[str, 
         if replay
         else "the puzzle below (its first wave)"
     )
-    if entry.get("alone"):
-        where += (
-            f"; {name} run alone (a cheaper technique also fires there: no state where "
-            f"{name} is the cheapest was found yet)"
-        )
     lines += [
         f"![{name} fires on this state]({picture})",
         "",

@@ -2015,6 +2015,69 @@ KIND_NAMES = {
 }
 
 
+CHAIN_LEVELS: dict[tuple[str, int], tuple[str, str]] = {
+    ("static", 0): (
+        "Forcing chains and cycles",
+        "Static chains on the grid as it stands, alternating strong links (a value with only "
+        "two places in a house, or a cell with only two values) and weak links (two "
+        "candidates that see each other). A cycle that closes removes every candidate seeing "
+        "both ends of one of its weak links; a forcing chain from a candidate to its own "
+        "opposite removes it. SE 6.5 for X-cycles and Y-cycles, 6.6 for forcing X-chains, 7.0 "
+        "once both kinds of link mix, each plus the length bonus.",
+    ),
+    ("nishio", 0): (
+        "Nishio",
+        "One value assumed in a cell and followed as the grid empties, with single-place and "
+        "single-value moves only: when the value is left with no place in a house, or a cell "
+        "with none, the assumption was false. The first chain that lets the grid change as "
+        "it goes. SE 7.5 plus the length bonus.",
+    ),
+    ("multiple", 0): (
+        "Multiple forcing chains",
+        "Several static chains at once: every candidate of one cell (a cell forcing chain), or "
+        "every place of one value in a house (a region forcing chain), is followed, and what "
+        "all of them reach holds whichever is true. SE 8.0 plus the length bonus.",
+    ),
+    ("dynamic", 0): (
+        "Dynamic forcing chains",
+        "Chains from a candidate both on and off that let the grid empty as they go, each link "
+        "using what the earlier ones removed: a contradiction, a double implication (on and "
+        "off both lead to the same conclusion), or cell and region chains built that way. SE "
+        "8.5 plus the length bonus.",
+    ),
+    ("dynamic", 1): (
+        "Dynamic forcing chains (+)",
+        "Dynamic chains inside which the simple rules act too on the grid the chain has "
+        "emptied: locked candidates, hidden and naked pairs and X-wings may each be a link "
+        "(SE's 'plus'). SE 9.0 plus the length bonus.",
+    ),
+    ("dynamic", 2): (
+        "Nested forcing chains",
+        "Dynamic chains (+) inside which whole static forcing chains and cycles (the 6.5 to 7.0 "
+        "kinds) may be a link on the emptied grid: a chain of chains, one level deep. SE 9.5 "
+        "plus the length bonus.",
+    ),
+    ("dynamic", 3): (
+        "Nested multiple forcing chains",
+        "Dynamic chains (+) inside which multiple forcing chains (cell and region, the 8.0 "
+        "kind) may be a link on the emptied grid. SE 10.0 plus the length bonus.",
+    ),
+    ("dynamic", 4): (
+        "Nested dynamic forcing chains",
+        "Dynamic chains (+) inside which dynamic forcing chains (the 8.5 kind) may be a link "
+        "on the emptied grid. SE 10.5 plus the length bonus.",
+    ),
+    ("dynamic", 5): (
+        "Nested dynamic forcing chains (+)",
+        "Dynamic chains (+) inside which dynamic forcing chains and nested forcing chains (the "
+        "8.5 and 9.5 kinds, the latter nesting static chains in turn) may be a link on the "
+        "emptied grid: two levels of nesting, how Sudoku Explainer rates the hardest puzzles "
+        "known (up to about 11.9). SE 11.0 plus the length bonus.",
+    ),
+}
+"""Each chain level's title and what sets it apart, by (mode, nesting)."""
+
+
 class ChainTechnique(Technique):
     name = "forcing-chains"
     title = "Forcing chains"
@@ -2041,6 +2104,9 @@ class ChainTechnique(Technique):
         super().__init__(cost, level, name)
         self.mode = mode
         self.nesting = nesting
+        self.title, self.description = CHAIN_LEVELS.get(
+            (mode, nesting), (self.title, self.description)
+        )
 
     @property
     def needs_unique(self) -> bool:
@@ -2133,7 +2199,7 @@ class ChainTechnique(Technique):
         def shown(chains) -> str:
             return "; ".join(" ⇒ ".join(node(p) for p in chain) for chain in chains)
 
-        prefix = f"{self.title.lower() if self.mode != 'static' else ''}".strip()
+        prefix = "forcing chains" if self.mode != "static" else ""
         label = f"{kind} ({step.data['nodes']} nodes)"
         if prefix and prefix not in kind:
             label = f"{self.name.replace('-', ' ')}: {label}"
