@@ -92,3 +92,20 @@ def test_a_9x9_sudoku_passes_the_report_checks(check, tmp_path_factory):
         assert kit.cases.deduced_conflict is not None
         _KITS["sudoku9"] = kit
     getattr(_KITS["sudoku9"], check)()
+
+
+def test_the_generation_check_catches_a_meta_that_grade_does_not_give():
+    """The generation check regrades what it generates: a ``meta`` whose level, difficulty or
+    effort is not the default grade's fails it, naming the figure and both values."""
+    from grader.generation.generator import Request, generate
+    from grader.rating.grading import grade
+    from grader.rating.loading import puzzle_from_dict
+    from grader.testing.kit import CheckFailed, check_meta_is_grade
+
+    found = next(iter(generate(Request("tango", (6, 6), "normal", seed=2))))
+    result = grade(puzzle_from_dict(found.data, "made", "made"))
+    meta = found.data["meta"]
+    check_meta_is_grade("tango 6x6 normal", meta, result)  # as generated: they agree
+    for key, other in (("level", "expert"), ("difficulty", 9.9), ("effort", meta["effort"] + 1)):
+        with pytest.raises(CheckFailed, match=f"tango 6x6 normal: .*'{key}'"):
+            check_meta_is_grade("tango 6x6 normal", {**meta, key: other}, result)

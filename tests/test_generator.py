@@ -163,22 +163,35 @@ def test_a_deducible_request_needs_a_level():
 
 
 @pytest.mark.parametrize(
-    ("request_", "selection"),
+    "request_",
     [
-        (Request("tango", (6, 6), "easy", seed=3, costs={"pair": 1.5}), "easy"),
-        (Request("binairo", (6, 6), None, mode="unique", seed=1), None),
+        Request("tango", (6, 6), "easy", seed=3, costs={"pair": 1.5}),
+        Request("binairo", (6, 6), None, mode="unique", seed=1),
     ],
     ids=["deducible-with-costs", "classic"],
 )
-def test_generated_meta_carries_the_settings_grading_it_reports(request_, selection):
+def test_generated_meta_carries_the_settings_grading_it_reports(request_):
     """The stamp of a generated puzzle: ``meta.settings`` is what ``grade`` reports when it
-    grades the puzzle with the same techniques (the level's, or all in classic mode) and
-    costs, beside the version in ``meta.generator``."""
+    grades the puzzle with its default techniques and the request's costs, beside the
+    version in ``meta.generator``; level, difficulty and effort are that grade's too."""
     found = next(Generator(request_).puzzles())
-    settings = found.data["meta"]["settings"]
-    options = GradeOptions(techniques=selection, costs=request_.costs)
-    report = grade(make(found.data), options).to_dict()
-    assert settings == report["settings"]
-    assert report["level"] == found.data["meta"]["level"]
+    meta = found.data["meta"]
+    report = grade(make(found.data), GradeOptions(costs=request_.costs)).to_dict()
+    assert meta["settings"] == report["settings"]
+    rated = ("level", "difficulty", "effort")
+    assert [meta[key] for key in rated] == [report[key] for key in rated]
     if request_.costs:
-        assert settings["techniques"]["pair"] == 1.5
+        assert meta["settings"]["techniques"]["pair"] == 1.5
+
+
+@pytest.mark.parametrize("seed", [33, 77])
+def test_generated_sudoku_meta_is_what_grade_says(seed):
+    """A generated puzzle's ``meta`` is its default grade: the generator rates (and checks
+    the level below) with the uniqueness techniques, as ``grade`` uses them on a unique
+    puzzle. Before, seed 33's third expert puzzle said expert 6.6 in ``meta`` and graded
+    hard 4.5 (a unique rectangle), and seed 77 gave three more such puzzles."""
+    for found in generate(Request("sudoku", (9, 9), "expert", count=3, seed=seed)):
+        meta = found.data["meta"]
+        result = grade(make(found.data))
+        graded = (result.level, result.difficulty, result.effort)
+        assert (meta["level"], meta["difficulty"], meta["effort"]) == graded, found.data["id"]

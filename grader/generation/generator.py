@@ -5,7 +5,10 @@ insertion*: from the empty grid, propagate with the techniques allowed at the le
 stuck, reveal one random undetermined cell of the solution (or one of the family's other hints,
 such as a Tango sign) and go on from the current state until solved; *reduction*: try removing
 each hint in random order, keeping a removal while the techniques still solve the puzzle;
-*level floor*: the techniques of the level below must not solve it (else try again). A
+*level floor*: the techniques of the level below must not solve it (else try again);
+*rating*: the puzzle is rated as ``grade`` rates it by default (every technique, those that
+assume a unique solution included, which building never uses), and a puzzle ``grade`` would
+put at another level is dropped, so ``meta`` is what ``grade`` says. A
 puzzle leaves at least one cell blank: an attempt whose every cell ends given fails. The
 classic mode replaces deducibility by uniqueness, checked by the incremental SAT search. A
 batch never holds two puzzles with the same canonical key. Every random choice follows the seed.
@@ -30,6 +33,13 @@ from grader.core.technique import Technique
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
 from grader.rating.family import Family
+from grader.rating.grading import (
+    GradeOptions,
+    rating_engine,
+    rating_techniques,
+    settings_of,
+    solved_level,
+)
 from grader.rating.registry import families
 from grader.rating.target import Target
 
@@ -302,18 +312,21 @@ class Generator:
             return None  # too easy: checked first, as it needs no record of the steps
         techniques = self._rating_techniques(model)
         stated = family.stated_cells(model, givens)
-        run = self._engine(model, techniques, solution).run(start, stated=stated)
+        run = self._rating_engine(model, techniques, solution).run(start, stated=stated)
         if self.request.mode == "deducible" and not run.solved:
             return None
         if not self._in_band(run):
             return None
-        if self.request.mode == "unique":
-            level = self._level_of(techniques, run)
-        elif self.request.level in self.family.levels:
-            level = self.request.level
-        else:  # a band of a numeric scale: the level its hardest step falls in
-            level = self.family.level_of_cost(run.hardest) or self.asked_level
+        level = solved_level(family, techniques, run.steps) if run.solved else "unsolved"
+        if self.request.mode == "deducible" and not self._is_asked(level):
+            return None  # grade would give it another level
         return self._result(model, givens, solution, run, level, techniques)
+
+    def _is_asked(self, level: str) -> bool:
+        """Whether a puzzle that grades at ``level`` is one of the level asked for (any level
+        fits a band of a numeric scale: the band was checked)."""
+        asked = self.request.level
+        return asked not in self.family.levels or level == asked
 
     def insertion_techniques(self) -> list[Technique]:
         """The techniques hint insertion propagates with: the level's, except at the family's
@@ -344,12 +357,23 @@ class Generator:
             verify=False,
         )
 
+    def _rating_engine(
+        self, model: Model, techniques: Sequence[Technique], solution: list[int]
+    ) -> Engine:
+        """The engine ``grade`` rates the finished puzzle with: built and reduced, it is known
+        unique (the sound techniques of its level solve it, or in classic mode the exact search
+        said so), so the techniques that assume uniqueness run, as in ``grade``."""
+        return rating_engine(model, techniques, [solution], self.deadline)
+
     def _below_solves(self, model: Model, givens: State, solution: list[int]) -> bool:
-        """Whether the techniques of the level below solve the puzzle (the level floor).
+        """Whether the techniques of the level below solve the puzzle (the level floor), as
+        ``grade --techniques`` of that level would run them (uniqueness techniques included).
         Only the end matters, so the propagation keeps no steps (it ends where a recorded
         run ends)."""
         below = self.target.below
-        return below is not None and self._engine(model, below, solution).settle(givens).solved
+        if below is None:
+            return False
+        return self._rating_engine(model, below, solution).settle(givens).solved
 
     def _in_band(self, run: Run) -> bool:
         """Whether the hardest step lies in the target's band of difficulty, if it has one."""
@@ -361,33 +385,24 @@ class Generator:
             return False
         return target.max_difficulty is None or hardest <= target.max_difficulty + 1e-9
 
+    @property
+    def grade_options(self) -> GradeOptions:
+        """The options of the ``grade`` a generated puzzle's ``meta`` reports: the defaults,
+        with the request's costs."""
+        return GradeOptions(costs=self.request.costs)
+
     def _rating_techniques(self, model: Model) -> list[Technique]:
-        """The level's techniques; in classic mode (no level cap) every default technique, so
-        the puzzle gets the level ``grade`` gives it."""
-        if self.request.mode == "unique":
-            return choose(self.family, model, None, self.request.costs)
-        return self.target.cap
+        """The techniques ``grade`` runs by default (the level's cap only builds the puzzle),
+        so ``meta`` gives the level, difficulty and effort ``grade`` gives."""
+        return rating_techniques(self.family, model, self.grade_options)
 
     def settings(self, techniques: Sequence[Technique]) -> dict[str, Any]:
         """What the puzzle was rated with, as a grade's report stamps it
         (:func:`grader.rating.grading.settings_of`): the rating techniques at their costs, no
         guessing, no time limit per puzzle (a run's ``timeout`` stops the run, never cuts a
         rating short) and the solutions established (a deducible or a unique puzzle has one).
-        Grading the puzzle with these techniques and costs reports the same settings."""
-        from grader.rating.grading import GradeOptions, settings_of
-
-        return settings_of(list(techniques), GradeOptions(costs=self.request.costs))
-
-    def _level_of(self, techniques: Sequence[Technique], run: Run) -> str:
-        if not run.solved:
-            return "unsolved"
-        levels = self.family.levels
-        level_of = {t.name: t.level for t in techniques}
-        index = max(
-            (levels.index(level_of[s.technique]) for s in run.steps if s.technique in level_of),
-            default=0,
-        )
-        return levels[index]
+        Grading the puzzle with these costs reports the same settings."""
+        return settings_of(list(techniques), self.grade_options)
 
     def _result(
         self,

@@ -19,12 +19,12 @@ from grader.core.engine import Engine, Run
 from grader.core.errors import InputError
 from grader.core.exact import SearchTimeout, count_solutions
 from grader.core.explain import Explainer
-from grader.core.model import is_single, single_value
+from grader.core.model import Model, is_single, single_value
 from grader.core.step import Step
 from grader.core.technique import Technique
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
-from grader.rating.family import Puzzle
+from grader.rating.family import Family, Puzzle
 
 Solutions = int | str
 
@@ -115,18 +115,7 @@ class Grade:
             return "invalid"
         if not self.solved:
             return "unsolved"
-        family = self.puzzle.family
-        by_cost = family.level_of_cost(self.difficulty)
-        if by_cost is not None:
-            return by_cost
-        levels = family.levels
-        level_of = {t.name: t.level for t in self.techniques}
-        index = 0
-        for step in self.steps:
-            level = level_of.get(step.technique)
-            if level in levels:
-                index = max(index, levels.index(level))
-        return levels[index]
+        return solved_level(self.puzzle.family, self.techniques, self.steps)
 
     def technique_counts(self) -> dict[str, dict[str, float]]:
         out: dict[str, dict[str, float]] = {}
@@ -234,6 +223,40 @@ def step_dict(step: Step, ex: Explainer) -> dict[str, Any]:
     return out
 
 
+def solved_level(family: Family, techniques: Sequence[Technique], steps: Sequence[Step]) -> str:
+    """The level of a solve by ``steps``: the family's level for the hardest step's cost (a
+    family rated on a numeric scale), else the highest level of the techniques they used."""
+    by_cost = family.level_of_cost(max((s.cost for s in steps), default=0.0))
+    if by_cost is not None:
+        return by_cost
+    levels = family.levels
+    level_of = {t.name: t.level for t in techniques}
+    index = 0
+    for step in steps:
+        level = level_of.get(step.technique)
+        if level in levels:
+            index = max(index, levels.index(level))
+    return levels[index]
+
+
+def rating_techniques(family: Family, model: Model, options: GradeOptions) -> list[Technique]:
+    """The techniques :func:`grade` runs with these options (by default every technique of
+    the family but guessing, at the family's costs)."""
+    return choose(family, model, options.techniques, options.costs, options.guess)
+
+
+def rating_engine(
+    model: Model,
+    techniques: Sequence[Technique],
+    solutions: Sequence[list[int]],
+    deadline: float | None = None,
+) -> Engine:
+    """The engine :func:`grade` rates with once the exact search has found ``solutions``: with
+    exactly one the puzzle is unique, so the techniques that assume it (unique rectangles, BUG,
+    nested chains) run; with none every rule is checked on the way."""
+    return Engine(model, techniques, deadline=deadline, solutions=solutions, verify=not solutions)
+
+
 def settings_of(techniques: list[Technique], options: GradeOptions) -> dict[str, Any]:
     return {
         "techniques": {t.name: t.cost for t in sorted(techniques, key=lambda t: (t.cost, t.name))},
@@ -287,9 +310,7 @@ def _setup(
     """The techniques, the exact search's verdict (``known``: the verdict deduction already
     proved, so the search is not run) and the engine that knows the solutions."""
     if techniques is None:
-        techniques = choose(
-            puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
-        )
+        techniques = rating_techniques(puzzle.family, puzzle.model, options)
     notes: list[str] = []
     solutions: Solutions | None = None
     solution = None
@@ -305,7 +326,7 @@ def _setup(
         except SearchTimeout:
             notes.append("exact search timed out; solutions unknown")
             found = []
-    engine = Engine(puzzle.model, techniques, deadline=deadline, solutions=found, verify=not found)
+    engine = rating_engine(puzzle.model, techniques, found, deadline)
     if not engine.unique and solutions != "2+" and solutions != 0:
         assuming = sorted(t.name for t in techniques if t.needs_unique)
         if assuming:
@@ -330,7 +351,7 @@ def grade(
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout
     model = puzzle.model
-    techniques = choose(puzzle.family, model, options.techniques, options.costs, options.guess)
+    techniques = rating_techniques(puzzle.family, model, options)
     broken = None if puzzle.clues is None else Engine(model, []).check_state(puzzle.clues)
     if broken is not None:  # the file's givens break a rule before any crossing out
         setup = _setup(puzzle, options, deadline, techniques, known=(0, []))
@@ -444,9 +465,7 @@ def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
     options = options or GradeOptions()
     started = time.monotonic()
     deadline = None if options.timeout is None else started + options.timeout
-    techniques = choose(
-        puzzle.family, puzzle.model, options.techniques, options.costs, options.guess
-    )
+    techniques = rating_techniques(puzzle.family, puzzle.model, options)
     settings = settings_of(techniques, options)
     checker = Engine(puzzle.model, [])
     broken = checker.check_state(puzzle.clue_state)

@@ -74,6 +74,15 @@ def rating(result: Grade) -> dict[str, Any]:
     }
 
 
+def check_meta_is_grade(where: str, meta: dict[str, Any], result: Grade) -> None:
+    """A generated puzzle's ``meta`` says the level, difficulty and effort that ``result``, its
+    grade with the default options, reports."""
+    rated = {"level": result.level, "difficulty": result.difficulty, "effort": result.effort}
+    differ = {key: (meta.get(key), value) for key, value in rated.items() if meta.get(key) != value}
+    if differ:
+        raise CheckFailed(f"{where}: meta and grade differ (meta, grade): {differ}")
+
+
 class Kit:
     """A family under test, its puzzles and a folder for the files the commands read and write.
 
@@ -380,6 +389,7 @@ class Kit:
             result = grade(puzzle)
             if result.level != level:
                 raise CheckFailed(f"{where}: graded {result.level}")
+            check_meta_is_grade(where, made[0].data["meta"], result)
             index = family.levels.index(level)
             if index > 0 and family.level_of_cost(0.0) is None:
                 below = grade(puzzle, GradeOptions(techniques=family.levels[index - 1]))
