@@ -27,6 +27,7 @@ from rules.path.model import (
     ON,
     OUTSIDE,
     CellDegree,
+    Edge,
     Fragments,
     Geometry,
     LineCount,
@@ -956,17 +957,35 @@ def broken(
     elif sum(1 for v in doors if state[v] & ON) < 2:
         ends.append(("end", "the doors"))
         why.setdefault(ends[-1], ("doors", "few"))
+    closing = []
     for v in changed:
         edge = geo.edge_of.get(v)
-        if edge is None or state[v] != ON:
-            continue
-        a = fragments.find(edge.a)
-        b = fragments.find(OUTSIDE if edge.b is None else edge.b)
-        if a != b:
-            fragments.parent[a] = b
-        elif a != fragments.find(OUTSIDE) or stray_cells(geo, state, fragments):
-            ends.append(("loop", edge.name))
+        if edge is not None and state[v] == ON and not fragments.join(edge):
+            closing.append(edge)
+    ends += [("loop", name) for name in loop_ends(geo, state, fragments, closing)]
     return tuple((kind, where, why.get((kind, where))) for kind, where in dict.fromkeys(ends))
+
+
+def loop_ends(
+    geo: Geometry, state: Sequence[int], fragments: Fragments, closing: Sequence[Edge]
+) -> list[str]:
+    """The names of the ``closing`` edges (each joined two already joined nodes) that close a
+    loop: their fragment does not reach the outside, or it does (the path is finished from door
+    to door) and path cells are left outside it. Decided once every edge is joined, so that the
+    order the edges were joined in (which a symmetry of the puzzle changes) does not matter."""
+    if not closing:
+        return []
+    outside = fragments.find(OUTSIDE)
+    left_out: bool | None = None
+    found = []
+    for edge in closing:
+        if fragments.find(edge.a) == outside:
+            if left_out is None:
+                left_out = bool(stray_cells(geo, state, fragments))
+            if not left_out:
+                continue
+        found.append(edge.name)
+    return found
 
 
 def clash(state: Sequence[int], var: int, touched: Sequence[Constraint]) -> tuple[Any, ...] | None:
