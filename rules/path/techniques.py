@@ -395,13 +395,14 @@ def is_door(node: object) -> bool:
 
 
 def removals(geo: Geometry, state: Sequence[int], nodes: set) -> list[tuple[int, int]]:
-    """Eliminations putting off the path every cell and door among ``nodes``."""
+    """Eliminations putting off the path every cell and door among ``nodes``, by variable (a
+    set's order depends on the hashes of its door nodes, which differ from process to process)."""
     out = []
     for node in nodes:
         var = node[1] if is_door(node) else geo.cell_var[node]
         if state[var] == BOTH:
             out.append((var, 1))
-    return out
+    return sorted(out)
 
 
 def node_var(geo: Geometry, node: object) -> int:
@@ -536,7 +537,7 @@ class CutCells(Technique):
         blocks = [block for block in biconnected_blocks(graph) if block[0][0] in component]
         seen_in: dict[object, int] = {}
         for block in blocks:
-            for node in {n for edge in block for n in edge}:
+            for node in dict.fromkeys(n for edge in block for n in edge):
                 seen_in[node] = seen_in.get(node, 0) + 1
         doors = {node for node in component if is_door(node)}
         placements = []
