@@ -332,13 +332,14 @@ class Kit:
     def check_symmetry(self) -> None:
         """Every symmetric copy the family declares keys alike (``grader canon``) and grades
         alike: solutions, difficulty, effort, level and technique counts; on the kit's unique
-        puzzle and the one with two solutions, the family's example and a puzzle of its
-        highest reachable level."""
+        puzzle and the one with two solutions, the family's example, a puzzle of its highest
+        reachable level and one of every level it reaches at its smallest size."""
         family = self.family
         cases = [self.cases.unique, self.cases.two_solutions]
         for name, data in (("example", family.example), ("hardest", self.hardest_puzzle)):
             if data:
                 cases.append(Case(name, dict(data), 1))
+        cases += self.level_puzzles
         for case in cases:
             puzzle = load(self.file(case))[0]
             data = family.to_data(puzzle.model, puzzle.clue_state)
@@ -352,6 +353,25 @@ class Kit:
                 if moved != base:
                     changed = {k: (base[k], moved[k]) for k in base if base[k] != moved[k]}
                     raise CheckFailed(f"{case.name}, {name}: the rating changes: {changed}")
+
+    @cached_property
+    def level_puzzles(self) -> list[Case]:
+        """One generated puzzle of every level the family reaches at its smallest size (a
+        level that makes none within the generation time limit is left out)."""
+        from grader.generation.generator import Request, generate
+
+        first = smallest_cell(self.family)
+        if first is None:
+            return []
+        size = first[0]
+        found = []
+        for level in self.family.reachable.get(size, ()):
+            request = Request(
+                self.family.name, size, level, seed=self.seed, timeout=self.generation_timeout
+            )
+            for made in generate(request):
+                found.append(Case(f"generated {level}", dict(made.data), 1))
+        return found
 
     # -- generation ------------------------------------------------------------------------------
 

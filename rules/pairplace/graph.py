@@ -95,7 +95,7 @@ def colouring_problem(graph: nx.Graph, colouring: Mapping[frozenset[str], int]) 
             return f"{'–'.join(sorted(edge))} is not an edge of the graph"
     missing = edges - set(colouring)
     if missing:
-        return f"edge {'–'.join(sorted(next(iter(missing))))} has no colour"
+        return f"edge {'–'.join(min(sorted(edge) for edge in missing))} has no colour"
     classes: dict[int, list[tuple[str, str]]] = {}
     for edge, colour in colouring.items():
         x, y = sorted(edge)

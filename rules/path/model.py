@@ -393,17 +393,24 @@ class Fragments:
 
     def __init__(self, geo: Geometry, state: State) -> None:
         self.parent: dict[object, object] = {}
-        self.closed: list[tuple[Edge, bool]] = []
-        """Edges that joined two already joined nodes: (edge, through the outside)."""
-        for edge in geo.edges:
-            if state[edge.var] != ON:
-                continue
-            a = self.find(edge.a)
-            b = self.find(OUTSIDE if edge.b is None else edge.b)
-            if a == b:
-                self.closed.append((edge, a == self.find(OUTSIDE)))
-            else:
-                self.parent[a] = b
+        closing = [e for e in geo.edges if state[e.var] == ON and not self.join(e)]
+        outside = self.find(OUTSIDE)
+        self.closed: list[tuple[Edge, bool]] = [
+            (edge, self.find(edge.a) == outside) for edge in closing
+        ]
+        """Edges that joined two already joined nodes: (edge, whether its fragment reaches the
+        outside once every path edge is joined: in any order of the edges, unlike the fragment
+        at the moment the edge closed)."""
+
+    def join(self, edge: Edge) -> bool:
+        """Join the two ends of a path edge; False when they were joined already (the edge
+        closes a cycle, through the outside when it joins two doors)."""
+        a = self.find(edge.a)
+        b = self.find(OUTSIDE if edge.b is None else edge.b)
+        if a == b:
+            return False
+        self.parent[a] = b
+        return True
 
     def copy(self) -> Fragments:
         """An independent copy (the same joins) that may be extended."""

@@ -27,6 +27,7 @@ from rules.path.model import (
     ON,
     OUTSIDE,
     CellDegree,
+    Edge,
     Fragments,
     Geometry,
     LineCount,
@@ -394,13 +395,14 @@ def is_door(node: object) -> bool:
 
 
 def removals(geo: Geometry, state: Sequence[int], nodes: set) -> list[tuple[int, int]]:
-    """Eliminations putting off the path every cell and door among ``nodes``."""
+    """Eliminations putting off the path every cell and door among ``nodes``, by variable (a
+    set's order depends on the hashes of its door nodes, which differ from process to process)."""
     out = []
     for node in nodes:
         var = node[1] if is_door(node) else geo.cell_var[node]
         if state[var] == BOTH:
             out.append((var, 1))
-    return out
+    return sorted(out)
 
 
 def node_var(geo: Geometry, node: object) -> int:
@@ -535,7 +537,7 @@ class CutCells(Technique):
         blocks = [block for block in biconnected_blocks(graph) if block[0][0] in component]
         seen_in: dict[object, int] = {}
         for block in blocks:
-            for node in {n for edge in block for n in edge}:
+            for node in dict.fromkeys(n for edge in block for n in edge):
                 seen_in[node] = seen_in.get(node, 0) + 1
         doors = {node for node in component if is_door(node)}
         placements = []
@@ -956,17 +958,35 @@ def broken(
     elif sum(1 for v in doors if state[v] & ON) < 2:
         ends.append(("end", "the doors"))
         why.setdefault(ends[-1], ("doors", "few"))
+    closing = []
     for v in changed:
         edge = geo.edge_of.get(v)
-        if edge is None or state[v] != ON:
-            continue
-        a = fragments.find(edge.a)
-        b = fragments.find(OUTSIDE if edge.b is None else edge.b)
-        if a != b:
-            fragments.parent[a] = b
-        elif a != fragments.find(OUTSIDE) or stray_cells(geo, state, fragments):
-            ends.append(("loop", edge.name))
+        if edge is not None and state[v] == ON and not fragments.join(edge):
+            closing.append(edge)
+    ends += [("loop", name) for name in loop_ends(geo, state, fragments, closing)]
     return tuple((kind, where, why.get((kind, where))) for kind, where in dict.fromkeys(ends))
+
+
+def loop_ends(
+    geo: Geometry, state: Sequence[int], fragments: Fragments, closing: Sequence[Edge]
+) -> list[str]:
+    """The names of the ``closing`` edges (each joined two already joined nodes) that close a
+    loop: their fragment does not reach the outside, or it does (the path is finished from door
+    to door) and path cells are left outside it. Decided once every edge is joined, so that the
+    order the edges were joined in (which a symmetry of the puzzle changes) does not matter."""
+    if not closing:
+        return []
+    outside = fragments.find(OUTSIDE)
+    left_out: bool | None = None
+    found = []
+    for edge in closing:
+        if fragments.find(edge.a) == outside:
+            if left_out is None:
+                left_out = bool(stray_cells(geo, state, fragments))
+            if not left_out:
+                continue
+        found.append(edge.name)
+    return found
 
 
 def clash(state: Sequence[int], var: int, touched: Sequence[Constraint]) -> tuple[Any, ...] | None:
