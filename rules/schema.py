@@ -18,7 +18,7 @@ class PuzzleFileBase(BaseModel):
     id: str | int | None = Field(
         default=None,
         description="the puzzle's name in reports and the bank; default: the file's name "
-        "(FILE#N for the N-th puzzle of a file of several)",
+        "without its suffix (NAME#N for the N-th puzzle of a list, .jsonl or text file)",
     )
     name: str | None = Field(
         default=None, description="a title, shown in reports and above the HTML explanation"

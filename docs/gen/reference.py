@@ -149,8 +149,8 @@ def text_formats_section(found: dict[str, Any]) -> list[str]:
         "Besides its JSON file, a family reads the formats below. A text line (a game ID, a "
         "one-line grid) can be given to `grade` as it is, instead of a file name (`grade "
         "'LINE'`), or in a text file of one puzzle per line (blank lines and "
-        "lines starting with `#` are skipped). A JSON layout is a file (`.json`, or `.jsonl` "
-        "with one object per line) like any other.",
+        "lines starting with `#` are skipped). A JSON layout is read from a `.json` file; one "
+        "that holds a single puzzle also from a `.jsonl` file, one object per line.",
         "",
     ]
     for name, family in found.items():
