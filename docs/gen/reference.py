@@ -74,39 +74,119 @@ def cli_page() -> str:
     return "\n".join(lines)
 
 
+def field_type(field: dict[str, Any]) -> str:
+    """A JSON Schema property's type in a few words (``string/null``, ``object``, ``"sudoku"``)."""
+    if "const" in field:
+        return f"`{json.dumps(field['const'])}`"
+    if "enum" in field:
+        return " or ".join(f"`{json.dumps(value)}`" for value in field["enum"])
+    if "$ref" in field:
+        return "object"
+    if "type" in field:
+        return str(field["type"])
+    options = field.get("anyOf", field.get("oneOf", []))
+    return "/".join(field_type(option) for option in options) or "any"
+
+
 def schema_rows(schema: dict[str, Any]) -> list[str]:
     """A table row per top-level field of a JSON Schema."""
     required = set(schema.get("required", ()))
     rows = ["| field | type | required | description |", "|---|---|---|---|"]
     for name, field in schema.get("properties", {}).items():
-        kinds = field.get("type") or "/".join(
-            str(option.get("type", option.get("$ref", "?")).split("/")[-1])
-            for option in field.get("anyOf", field.get("oneOf", []))
-        )
-        if "const" in field:
-            kinds = f"`{json.dumps(field['const'])}`"
+        kinds = cell(field_type(field))
         text = cell(field.get("description", ""))
-        rows.append(f"| `{name}` | {cell(kinds)} | {'yes' if name in required else ''} | {text} |")
+        rows.append(f"| `{name}` | {kinds} | {'yes' if name in required else ''} | {text} |")
     return rows
 
 
+def refs_in(node: Any) -> list[str]:
+    """The ``$defs`` names a piece of a JSON Schema refers to, in order, each once."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            found.append(ref.rsplit("/", 1)[-1])
+        for value in node.values():
+            found += refs_in(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += refs_in(value)
+    return list(dict.fromkeys(found))
+
+
+def nested_tables(schema: dict[str, Any]) -> list[str]:
+    """A small table per object a top-level field holds (a family's ``rules``, a door written
+    as an object), from the schema's ``$defs``: each option's type, default and meaning."""
+    definitions = schema.get("$defs", {})
+    lines: list[str] = []
+    for name, field in schema.get("properties", {}).items():
+        for ref in refs_in(field):
+            nested = definitions.get(ref, {})
+            if not nested.get("properties"):
+                continue
+            about = cell(nested.get("description", ref))
+            lines += [f"**`{name}`**: {about}", ""]
+            lines += ["| option | type | default | meaning |", "|---|---|---|---|"]
+            required = set(nested.get("required", ()))
+            for option, spec in nested["properties"].items():
+                default = (
+                    "required" if option in required else f"`{json.dumps(spec.get('default'))}`"
+                )
+                lines.append(
+                    f"| `{option}` | {cell(field_type(spec))} | {default} | "
+                    f"{cell(spec.get('description', ''))} |"
+                )
+            lines.append("")
+    return lines
+
+
+def text_formats_section(found: dict[str, Any]) -> list[str]:
+    """The formats each family reads besides its JSON file (``Family.text_formats``), each
+    with its example and how to read it."""
+    lines = [
+        "## Text formats",
+        "",
+        "Besides its JSON file, a family reads the formats below. A text line (a game ID, a "
+        "one-line grid) can be given to `grade` as it is, instead of a file name (`grade "
+        "'LINE'`), or in a text file of one puzzle per line (blank lines and "
+        "lines starting with `#` are skipped). A JSON layout is read from a `.json` file; one "
+        "that holds a single puzzle also from a `.jsonl` file, one object per line.",
+        "",
+    ]
+    for name, family in found.items():
+        if not family.text_formats:
+            continue
+        lines += [f"### {family.title} (`{name}`)", ""]
+        for text_format in family.text_formats:
+            language = "json" if text_format.example.lstrip().startswith("{") else "text"
+            lines += [f"**{text_format.name}**: {cell(text_format.description)}", ""]
+            lines += [f"```{language}", text_format.example, "```", ""]
+            if text_format.needs_family:
+                lines += [f"Read with `grade --family {name} FILE`.", ""]
+    return lines
+
+
 def formats_page() -> str:
-    """The file formats: each family's JSON Schema."""
+    """The file formats: each family's JSON Schema, its nested objects and its text formats."""
     lines = [
         "# File formats",
         "",
         "JSON, one puzzle per file (or `.jsonl`, one per line). Generated from each family's "
         "pydantic schema (`grader schema FAMILY` prints the same JSON Schema). Cells in files "
-        "count from 0; explanations name them from 1 (`r2c6`).",
+        "count from 0; explanations name them from 1 (`r2c6`). Each family also reads the "
+        "[text formats](#text-formats) listed at the end.",
         "",
     ]
-    for name, family in own_families().items():
+    found = own_families()
+    for name, family in found.items():
         schema = family.schema.model_json_schema()
         lines += [f"## {family.title} (`{name}`)", "", *schema_rows(schema), ""]
+        lines += nested_tables(schema)
         lines += ["Example:", "", "```json", json.dumps(family.example, ensure_ascii=False)]
         lines += ["```", "", f'??? note "The JSON Schema of `{name}`"', ""]
         text = json.dumps(schema, indent=2, ensure_ascii=False)
         lines += ["    ```json", *("    " + line for line in text.splitlines()), "    ```", ""]
+    lines += text_formats_section(found)
     return "\n".join(lines)
 
 

@@ -60,6 +60,22 @@ class TechniqueSpec:
         )
 
 
+@dataclass(frozen=True)
+class TextFormat:
+    """A format a family reads besides its own JSON file (a game ID, a one-line grid, a layout
+    other tools write), shown on the manual's file-format page."""
+
+    name: str
+    description: str
+    """What it holds and how its symbols read (Markdown)."""
+    example: str
+    """One puzzle in the format, as a user would type it or a file holds it; it must load
+    (``grader.rating.loading.load``) and grade (``tests/test_file_formats.py``)."""
+    needs_family: bool = False
+    """Read only when the family is known (``--family NAME`` or a ``family`` key): a layout of
+    the family's own JSON object rather than a format any family's reading recognises."""
+
+
 @dataclass
 class Puzzle:
     """A loaded puzzle: its family, model, givens and what the file said about it."""
@@ -107,6 +123,10 @@ class Family:
     """The largest size (rows, cols) a file may have; ``--timeout`` must hold there."""
     options: ClassVar[Mapping[str, str]] = {}
     """The family's options (a file's ``rules``, ``generate --rule KEY=VALUE``): name → meaning."""
+
+    text_formats: ClassVar[tuple[TextFormat, ...]] = ()
+    """The formats the family reads besides its JSON file (:meth:`parse_text`,
+    :meth:`from_layout`, :meth:`parse_document`), each with an example, for the manual."""
 
     schema_at: ClassVar[str] = ""
     """Where :attr:`schema` lives (``module:Class``), imported on first use, so that a process

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from grader.core.model import Model, State
-from grader.rating.family import Family, TechniqueSpec
+from grader.rating.family import Family, TechniqueSpec, TextFormat
 from rules.binairo.file import BINAIRO_SYMBOLS, UnrulyText, parse_unruly_id
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.binary.model import build_binary
@@ -55,6 +55,19 @@ class Binairo(Family):
             "....1...",
         ],
     }
+
+    text_formats = (
+        TextFormat(
+            "Unruly game ID",
+            "Simon Tatham's Unruly game ID, `WxH:` or `WxHu:` (width, then height) and the "
+            "cells row by row: each letter skips as many empty cells as its place in the "
+            "alphabet (`a` none, `b` one...), then gives a `0` (lower case) or a `1` (upper "
+            "case); `z`/`Z` skips 25 cells and gives nothing; the last letter counts the "
+            "empty cells at the end. `u` is the `unique_lines` rule (no two rows and no two "
+            "columns equal); a difficulty (`dt`, `de`, `dn`) after the size is ignored.",
+            "8x8u:aebakdClaAcCeBGd",
+        ),
+    )
 
     def parse_text(self, text: str) -> dict[str, Any] | None:
         return parse_unruly_id(text)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.core.model import Model, State, is_single, single_value
 from grader.rating.board import Board
-from grader.rating.family import Family, TechniqueSpec, require
+from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from rules.pairplace.canonical import TooSymmetric, canonical_form
 from rules.pairplace.file import (
     LETTERS,
@@ -77,6 +77,17 @@ class PairPlace(Family):
         "header": "ABCDEF",
         "grid": [".F....", "E.....", "C.....", "......", ".C...."],
     }
+
+    text_formats = (
+        TextFormat(
+            "pair place examples",
+            'The shared examples\' layout: `{"system": "pair_place", "puzzles": [...]}`, each '
+            "entry a file without `family` (`header` or `n`, `edges`, `colours`, `solution`), "
+            "its grid under `puzzle` (`null`: no givens).",
+            '{"system": "pair_place", "puzzles": [{"id": "k6", "header": "ABCDEF", '
+            '"puzzle": [".F....", "E.....", "C.....", "......", ".C...."]}]}',
+        ),
+    )
 
     def parse_document(self, data: Any) -> list[tuple[str, dict[str, Any]]] | None:
         found = examples_document(data) if isinstance(data, Mapping) else None

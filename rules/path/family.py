@@ -18,7 +18,7 @@ from grader.core.exact import count_solutions
 from grader.core.model import Model, State, is_single, single_value
 from grader.core.symmetry import board_transforms, named_board_transforms
 from grader.rating.board import Board
-from grader.rating.family import Family, TechniqueSpec, require
+from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from rules.path.file import (
     EMPTY,
     HOLE,
@@ -77,6 +77,17 @@ class PathPuzzles(Family):
     }
 
     # -- files ----------------------------------------------------------------------------------
+
+    text_formats = (
+        TextFormat(
+            "path puzzles examples",
+            'The shared examples\' layout: `{"system": "path_puzzles", "puzzles": [...]}`, '
+            "each entry a file without `family` (its room often given by `edge_model`).",
+            '{"system": "path_puzzles", "puzzles": [{"id": "room-1", "size": [5, 5], '
+            '"row_clues": [3, 3, null, null, 4], "col_clues": [2, null, 5, 5, 2], '
+            '"doors": [[0, 2, "N"], [1, 4, "E"]]}]}',
+        ),
+    )
 
     def parse_document(self, data: Any) -> list[tuple[str, dict[str, Any]]] | None:
         """The puzzles of the shared examples' layout (``{"system": "path_puzzles", ...}``)."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from grader.core.constraints import AllDifferent, DistinctLines, rotations
 from grader.core.model import Model, State, is_single, single_value
 from grader.rating.board import Board
-from grader.rating.family import Family, TechniqueSpec, require
+from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from grader.techniques.houses import crossed_out, stated_givens
 from rules.siteswap.file import (
     HOLE,
@@ -124,6 +124,20 @@ class Siteswap(Family):
         "rules": {"throws": [1, 9], "nontrivial": True, "distinct": True},
         "grid": [".48.", ".8.4", "7..."],
     }
+
+    text_formats = (
+        TextFormat(
+            "siteswap collection",
+            "A collection as Mark Probst's and Josh Mermelstein's puzzles were gathered: "
+            '`{"system": "siteswap_grid", "puzzles": [...]}`, each entry with `rows`, `cols`, '
+            "`throw_range` (`[lowest, highest]`), `puzzle` (the `grid`), `solution`, and a "
+            "`rules` sentence: one starting with `complex` or `2006` means `nontrivial` and "
+            "`distinct`, with `simple` `nontrivial`, any other `latin` with `boxes`. Entries "
+            "without a `puzzle` are skipped.",
+            '{"system": "siteswap_grid", "puzzles": [{"id": "probst-1", "rows": 3, "cols": 4, '
+            '"throw_range": [1, 9], "rules": "complex", "puzzle": [".48.", ".8.4", "7..."]}]}',
+        ),
+    )
 
     def parse_document(self, data: Any) -> list[tuple[str, dict[str, Any]]] | None:
         """The puzzles of a siteswap collection (Probst's and Mermelstein's layout)."""

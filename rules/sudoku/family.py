@@ -23,7 +23,7 @@ from grader.core.model import Model, State, is_single, single_value
 from grader.core.symmetry import named_board_transforms, transformed_rows
 from grader.rating.board import Board
 from grader.rating.costs import choose
-from grader.rating.family import Family, TechniqueSpec, require
+from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from grader.rating.target import Target
 from grader.techniques.houses import crossed_out, stated_givens
 from rules.sudoku.canonical import canonical_form
@@ -96,6 +96,25 @@ class Sudoku(Family):
             "....8..79",
         ],
     }
+
+    text_formats = (
+        TextFormat(
+            "one-line grid",
+            "The cells row by row on one line: 81 characters for 9x9 (n x n for the other "
+            "sizes: 16, 36, 64, 144, 256 or 625 characters, default box shapes). Symbols as "
+            "in `grid` (1-9, then A-Z; lower case too); `.` or `0` is an empty cell.",
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        ),
+        TextFormat(
+            "Solo game ID",
+            "Simon Tatham's Solo game ID, `CxR:` and the cells row by row: a number is a clue "
+            "(1 to n, digits even past 9), `_` separates two clues in a row, a letter is a "
+            "run of empty cells (`a` one, `b` two ... `z` 26). In `CxR` a box is C rows tall "
+            "and R columns wide (n = C x R). Jigsaw (`3:`), X, killer and difficulty "
+            "suffixes are not read.",
+            "3x3:5_3b7d6b1_9_5d9_8d6a8c6c3_4b8a3b1_7c2c6a6d2_8d4_1_9b5d8b7_9",
+        ),
+    )
 
     def parse_text(self, text: str) -> dict[str, Any] | None:
         text = text.strip()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.core.model import Model, State
 from grader.rating.board import Board
-from grader.rating.family import Family, TechniqueSpec, require
+from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.cells import grid_size, parse_cells, solution_values
 from rules.tango.file import TANGO_SYMBOLS, check_signs, from_export
@@ -38,6 +38,23 @@ class Tango(Family):
         "grid": ["......", ".M....", ".....M", "......", "..S...", "..M.S."],
         "signs": [[1, 5, 2, 5, "="], [1, 2, 2, 2, "x"], [2, 2, 2, 3, "x"], [3, 1, 4, 1, "x"]],
     }
+
+    text_formats = (
+        TextFormat(
+            "LinkedIn Tango export",
+            "The export's JSON object (one per line in a `.jsonl` file): `rows` is the "
+            '`grid` (`S`, `M`, `.`), `constraints` the `signs` (`[r1, c1, r2, c2, "=" or '
+            '"x"]`, counted from 0), `size` one number for a square; `id`, `name` and the '
+            "file's other fields as in the table above, and any other key (such as "
+            "`linkedin_number`) kept in `meta`. It names no family: read it with "
+            '`--family tango` (or add `"family": "tango"`).',
+            '{"id": "tango-example", "size": 6, "rows": ["......", ".M....", ".....M", '
+            '"......", "..S...", "..M.S."], "constraints": [[1, 5, 2, 5, "="], '
+            '[1, 2, 2, 2, "x"], [2, 2, 2, 3, "x"], [3, 1, 4, 1, "x"], [3, 1, 3, 2, "x"], '
+            '[0, 3, 0, 4, "x"], [4, 0, 4, 1, "="], [1, 4, 1, 5, "="]], "linkedin_number": 1}',
+            needs_family=True,
+        ),
+    )
 
     def build(self, spec: TangoFile) -> tuple[Model, State, list[int] | None]:
         rows, cols = grid_size(spec.size, spec.grid)
