@@ -12,6 +12,7 @@ from grader.cli.common import (
     EXIT_TIMEOUT,
     CostsOpt,
     ExactOpt,
+    FamilyOpt,
     ForceOpt,
     GuessOpt,
     OutputOpt,
@@ -64,6 +65,7 @@ def grader_batch(
     timeout: TimeoutOpt = None,
     exact: ExactOpt = True,
     force: ForceOpt = False,
+    family: FamilyOpt = None,
 ) -> None:
     from pathlib import Path
 
@@ -72,7 +74,7 @@ def grader_batch(
 
     check_selection(techniques)  # a name no family has: one line, before any file is touched
     journal = prepare_output(output, force=force, resume=resume, bank=bank, note=note)
-    tasks = tasks_from(inputs)
+    tasks = tasks_from(inputs, family)
     options = grade_options(techniques, costs, guess, timeout, exact)
     shown: bool | ProgressLines = progress
     if progress and not stderr_is_terminal():
