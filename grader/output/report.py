@@ -122,7 +122,7 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
         parts.append(Text())
         parts.append(techniques_table(grade))
     parts.append(Text())
-    board = grade.puzzle.family.text_board(grade.puzzle.model, grade.run.state)
+    board = grade.puzzle.family.text_board(grade.puzzle.model, grade.final_state())
     parts.append(lines_text(board))
     panel = Panel(Group(*parts), title=title, title_align="left", expand=False)
     with wide_enough(console, board, margin=4):
@@ -161,7 +161,8 @@ def print_trace(console: Console, grade: Grade) -> None:
     print_board(console, family.text_board(model, grade.puzzle.clue_state))
     state = list(grade.puzzle.givens)
     from grader.core.engine import apply_step
-    from grader.output.render import shown_state, stated_before
+    from grader.output.render import stated_before
+    from grader.rating.grading import shown_state
 
     before = stated_before(grade.puzzle, grade.steps)  # after a step: before the next one
     after = [*before[1:], grade.run.stated] if before else []
