@@ -256,8 +256,9 @@ def selection_keys(selection: str) -> list[tuple[bool, str]]:
 def check_selection(selection: str | None) -> None:
     """Refuse a selection naming something no installed family has (a :class:`SelectionError`,
     not ``elsewhere``): it is wrong for every puzzle, so a command grading many into one
-    output stops before any work instead of failing each puzzle."""
-    if not selection:
+    output stops before any work instead of failing each puzzle. An empty selection names
+    nothing: refused too (None is the default set)."""
+    if selection is None:
         return
     nowhere = [key for _, key in selection_keys(selection) if not known_anywhere(key)]
     if nowhere:
@@ -277,7 +278,7 @@ def select(
 ) -> set[str]:
     """Names of the techniques a selection string picks from a table."""
     defaults = {spec.technique_name for spec in table if spec.default}
-    if not selection:
+    if selection is None:
         return defaults
     names = {spec.technique_name for spec in table}
     given = selection_keys(selection)
