@@ -129,10 +129,13 @@ class Grade:
         return levels[index]
 
     def technique_counts(self) -> dict[str, dict[str, float]]:
+        """Each technique used: how many steps, and the cost that counts (its hardest step's,
+        as :attr:`difficulty` takes it), cheapest first."""
         out: dict[str, dict[str, float]] = {}
         for step in self.steps:
             entry = out.setdefault(step.technique, {"count": 0, "cost": step.cost})
             entry["count"] += 1
+            entry["cost"] = max(entry["cost"], step.cost)
         return dict(sorted(out.items(), key=lambda kv: (kv[1]["cost"], kv[0])))
 
     @property
