@@ -149,7 +149,8 @@ def grader_solve(
             if steps and result.steps:
                 print_trace(out, result)
             out.print(f"{puzzle.id}: {solve_text(result, how)}", markup=False)
-            rows = grid if grid is not None else result.grid()
+            state = solution_of(puzzle, result)[1] or result.final_state()
+            rows = puzzle.family.text_rows(puzzle.model, state)  # a family's header too
             print_board(out, [" ".join(row) for row in rows])
             if steps and result.steps:
                 print_stamp(out, result.settings())  # the steps' costs depend on the settings
@@ -161,17 +162,24 @@ def grader_solve(
 def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
     """Grade ``puzzle`` for its solution: the report, who found the solution (``techniques``,
     ``guesses`` or ``exact search``; None if nobody) and the solution's rows (or None)."""
-    from grader.core.model import mask_of
     from grader.rating.grading import grade
 
     result = grade(puzzle, options)
+    how, state = solution_of(puzzle, result)
+    return result, how, None if state is None else puzzle.family.format_grid(puzzle.model, state)
+
+
+def solution_of(puzzle: Puzzle, result: Grade) -> tuple[str | None, list[int] | None]:
+    """Who found the solution of a graded puzzle (``techniques``, ``guesses`` or ``exact
+    search``; None if nobody) and its state (or None)."""
+    from grader.core.model import mask_of
+
     if result.solved and result.solutions != "2+":
         guessed = any(step.technique == "guess" for step in result.steps)
-        return result, "guesses" if guessed else "techniques", result.grid()
+        return "guesses" if guessed else "techniques", result.final_state()
     if result.solution is not None:
-        state = [mask_of([value]) for value in result.solution]
-        return result, "exact search", puzzle.family.format_grid(puzzle.model, state)
-    return result, None, None
+        return "exact search", [mask_of([value]) for value in result.solution]
+    return None, None
 
 
 def solve_text(result: Grade, how: str | None) -> str:
