@@ -26,6 +26,7 @@ from grader.cli.common import (
     stderr_is_terminal,
 )
 from grader.core.errors import UsageError
+from grader.core.units import seconds_text
 
 
 @grader_app.command(
@@ -105,7 +106,7 @@ def grader_batch(
     rate = result.graded / elapsed if elapsed > 0 else 0.0
     resumed = f" ({result.resumed} from the journal)" if result.resumed else ""
     err.print(
-        f"graded {result.graded} puzzle(s){resumed} in {elapsed:.1f} s ({rate:.1f}/s); "
+        f"graded {result.graded} puzzle(s){resumed} in {seconds_text(elapsed)} ({rate:.1f}/s); "
         f"wrote {Path(output)}",
         markup=False,
     )

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from grader.core.units import seconds_text
+
 if TYPE_CHECKING:
     from grader.rating.family import Puzzle
     from grader.rating.grading import Grade, GradeOptions, Hint
@@ -268,5 +270,5 @@ def hint_notes(found: Hint, timeout: float | None) -> list[str]:
         return []
     notes = list(found.notes)
     if found.timed_out:  # the deadline passed before a step was found
-        notes.append(f"timed out after {timeout:g} s before a step was found; no hint")
+        notes.append(f"timed out after {seconds_text(timeout)} before a step was found; no hint")
     return notes

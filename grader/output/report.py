@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from grader.core.units import seconds_text
 from grader.rating.grading import Grade
 
 
@@ -149,7 +150,7 @@ def settings_line(settings: Mapping[str, Any]) -> str:
     if settings["guess"]:
         extras.append("guessing on")
     if settings["timeout"]:
-        extras.append(f"timeout {settings['timeout']} s")
+        extras.append(f"timeout {seconds_text(settings['timeout'])}")
     return "techniques: " + names + ("; " + "; ".join(extras) if extras else "")
 
 

@@ -22,6 +22,7 @@ from grader.core.explain import Explainer
 from grader.core.model import State, is_single, single_value
 from grader.core.step import Step
 from grader.core.technique import Technique
+from grader.core.units import seconds_text
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
 from grader.rating.family import Puzzle
@@ -359,7 +360,9 @@ def grade(
             run = setup.engine.run(puzzle.givens, stated=stated_at_start(puzzle))
     engine = setup.engine
     if run.status == "timeout":
-        setup.notes.append(f"timed out after {options.timeout} s; the report is partial")
+        setup.notes.append(
+            f"timed out after {seconds_text(options.timeout or 0.0)}; the report is partial"
+        )
     return Grade(
         puzzle=puzzle,
         techniques=list(engine.techniques),
