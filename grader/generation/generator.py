@@ -204,7 +204,7 @@ class Generator:
         if request.level in beyond:
             raise UsageError(
                 f"level: {where} reaches only {', '.join(reached) or 'no level'}; "
-                f"{request.level} is out of reach (see bench/reachable.py)"
+                f"{request.level} is out of reach (see the manual's Making puzzles page)"
             )
         top = family.reachable_difficulty(request.size, request.options, request.costs)
         low = self.target.min_difficulty
