@@ -47,4 +47,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public names only (not the module's own helpers such as ``Any``)."""
+    return sorted(__all__)

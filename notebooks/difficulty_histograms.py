@@ -148,6 +148,7 @@ collections: dict[str, list[Puzzle]] = {}
 files: dict[str, str] = {}  # collection -> the shared file it was read from
 read: dict[str, int] = {}  # collection -> puzzles in it (before sampling)
 published: dict[str, str] = {}  # puzzle id -> the level its source published
+published_order: list[str] = []  # those levels, each site's easiest first
 
 
 def add(name: str, items: list[dict], file: str | None = None, sample: int = SAMPLE) -> None:
@@ -171,6 +172,18 @@ def sudoku_se(path: Path) -> list[dict]:
 def loaded(path: Path) -> list[dict]:
     """The puzzles of a file in our own format (grader.load), as dicts."""
     return [{**puzzle.data, "id": puzzle.id} for puzzle in load(str(path))]
+
+
+def published_level(row: dict) -> str:
+    """The level a site published for a puzzle, named after the site (``site: Hard``)."""
+    return f"{row['source_site']}: {row['level']}"
+
+
+def site_order(rows: list[dict]) -> list[str]:
+    """The published levels of the rows: sites by name, each site's levels in its own order
+    (the data's ``level_index``: Easy, Medium, Hard, Very hard), not alphabetically."""
+    rank = {published_level(row): (row["source_site"], int(row["level_index"])) for row in rows}
+    return sorted(rank, key=rank.__getitem__)
 
 
 def from_reader(reader: Callable) -> Callable[[Path], list[dict]]:
@@ -207,8 +220,9 @@ if SHARED.is_dir():
         else:
             unread.append(path.name)
     if (SHARED / "binairo_external.jsonl").exists():
-        for row, _ in shared_sets.binairo_external(SHARED / "binairo_external.jsonl"):
-            published[row["id"]] = f"{row['source_site']}: {row['level']}"
+        rows = [row for row, _ in shared_sets.binairo_external(SHARED / "binairo_external.jsonl")]
+        published = {row["id"]: published_level(row) for row in rows}
+        published_order = site_order(rows)
     print("not read (no reader here):", ", ".join(unread) or "none")
 else:
     print(f"{SHARED} is not here: the generated puzzles and the examples only")
@@ -298,10 +312,7 @@ if published:
     order = ["trivial", "easy", "normal", "hard", "expert", "extreme", "unsolved"]
     table = pd.crosstab(binairo["published"], binairo["level"])
     table = table[[c for c in order if c in table.columns]]
-    sites = ["beginner", "easy", "medium", "normal", "hard", "very hard", "expert", "extreme"]
-    rank = {name: len(sites) for name in table.index}
-    rank.update({name: sites.index(name.lower()) for name in table.index if name.lower() in sites})
-    table = table.loc[sorted(table.index, key=lambda name: (rank[name], name))]  # easy first
+    table = table.loc[[name for name in published_order if name in table.index]]  # easy first
     figure = Figure(figsize=(7, 0.45 * len(table) + 1.5), layout="constrained")
     axes = figure.add_subplot()
     axes.imshow(table.to_numpy(), cmap="Blues", aspect="auto")

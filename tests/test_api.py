@@ -74,3 +74,10 @@ def test_a_text_format_may_give_any_layout_the_family_reads():
     export = {"family": "tango", **json.loads(line)}
     assert tango.text_spec(export) == tango.file_spec(export)
     assert tango.build(tango.text_spec(export))[0].rows == export["size"]
+
+
+def test_dir_lists_the_public_names_only():
+    """What ``dir(grader)`` (and a shell's completion) offers is the API, no typing helpers."""
+    assert dir(grader) == sorted(grader.__all__)
+    assert "Any" not in dir(grader) and "TYPE_CHECKING" not in dir(grader)
+    assert all(callable(getattr(grader, name)) for name in dir(grader) if name != "__version__")

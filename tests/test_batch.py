@@ -372,3 +372,18 @@ def test_a_file_of_game_ids_grades_in_a_batch_as_one_by_one(tmp_path):
     assert list(frame["family"]) == ["sudoku", "sudoku", "binairo"]
     assert list(frame["level"]) == [report.level for report in alone]
     assert list(frame["difficulty"]) == [report.difficulty for report in alone]
+
+
+def test_batch_takes_family_for_exports_and_game_id_files(tmp_path):
+    export, ids = str(EXAMPLES / "tango-export.jsonl"), str(EXAMPLES / "unruly.txt")
+    output = tmp_path / "tango.csv"
+    result = run("grader", "batch", export, "--family", "tango", "-o", str(output), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    row = read_frame(output).iloc[0]
+    assert row.family == "tango" and row.id == "tango-example" and row.solved
+    output = tmp_path / "unruly.csv"
+    result = run("grader", "batch", ids, "--family", "binairo", "-o", str(output), "--no-progress")
+    assert result.returncode == 0, result.stderr
+    frame = read_frame(output)
+    assert list(frame.family) == ["binairo", "binairo"] and frame.solved.all()
+    assert grade_many(export, family="tango").iloc[0].level == row.level

@@ -95,6 +95,22 @@ def test_techniques_option_restricts_the_set():
     assert set(report["settings"]["techniques"]) == {"pair", "sandwich", "last-cell"}
 
 
+@pytest.mark.parametrize("selection", ["", ",", " , "])
+def test_a_selection_naming_nothing_is_one_line_of_error(selection, tmp_path):
+    """``--techniques ''`` is not "every technique" (that is no option at all): like ``','`` it
+    names nothing, in every command, and nothing is graded."""
+    tango, out = str(EXAMPLES / "tango.json"), tmp_path / "out.csv"
+    for args in (
+        ("grade", "--techniques", selection, tango),
+        ("grader", "solve", "--techniques", selection, tango),
+        ("grader", "batch", "--techniques", selection, tango, "-o", str(out)),
+    ):
+        result = run(*args)
+        assert result.returncode == 2, (args, result.stdout)
+        assert result.stderr == f"error: --techniques: {selection!r} names no technique or level\n"
+        assert not result.stdout and not out.exists()
+
+
 def test_a_technique_some_families_lack_refuses_only_their_puzzles():
     """``--techniques naked-single`` over several families: the sudoku is graded and shown,
     the tango and the binairo get one line each naming the file and their family's techniques,

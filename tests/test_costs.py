@@ -123,6 +123,37 @@ def test_costs_file_problems_exit_2_naming_file_and_name(tmp_path, text, message
         assert f"{costs}: {message}" in result.stderr, (args, result.stderr)
 
 
+def test_a_table_of_another_family_is_checked_before_grading(tmp_path):
+    """``[sudoku] window`` is wrong whatever is graded: a Tango grade, batch or generate refuses
+    it with one line naming the file, the table and the technique, and writes nothing."""
+    costs = tmp_path / "my-costs.toml"
+    costs.write_text("[sudoku]\nwindow = 3\n")
+    tango, out = str(EXAMPLES / "tango.json"), tmp_path / "out.csv"
+    for args in (
+        ("grade", "--costs", str(costs), tango),
+        ("grader", "batch", tango, "-o", str(out), "--costs", str(costs)),
+        ("grader", "generate", "tango", "--level", "easy", "--costs", str(costs)),
+    ):
+        result = run(*args)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert result.stderr.strip() == (
+            f"error: {costs}: sudoku.window: no such technique for sudoku"
+        ), args
+        assert not result.stdout and not out.exists()
+
+
+def test_a_table_may_name_a_technique_of_other_rules_of_its_family(tmp_path):
+    """Latin runs give a siteswap the sudoku techniques: ``[siteswap] naked-single`` prices
+    them there and is nothing to a siteswap without them."""
+    costs = tmp_path / "my-costs.toml"
+    costs.write_text("[siteswap]\nnaked-single = 3\n")
+    table = load_costs(str(costs))
+    for name in ("siteswap_sudoku.json", "siteswap_3x4.json"):
+        result = grade(str(EXAMPLES / name), GradeOptions(costs=table))
+        assert result.solved
+        assert result.settings()["techniques"].get("naked-single") in (None, 3.0)
+
+
 def test_batch_refuses_a_name_no_family_knows_before_grading(tmp_path):
     costs = tmp_path / "my-costs.toml"
     costs.write_text("windo = 5\n")

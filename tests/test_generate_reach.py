@@ -174,3 +174,21 @@ def test_the_top_level_inserts_with_the_level_below_and_reduces_with_its_own():
 def test_other_levels_and_unreduced_runs_insert_with_the_level(level, reduce):
     generator = Generator(Request("path", (6, 6), level, reduce=reduce))
     assert generator.insertion_techniques() is generator.target.cap
+
+
+def test_an_out_of_reach_level_points_to_the_manual_not_the_checkout():
+    """pip users have no bench/: the refusal names the manual's page that lists the levels
+    each family reaches, and that page does list them."""
+    from pathlib import Path
+
+    code = "import sys; from grader.cli import grader_main; sys.argv[0] = 'grader'; grader_main()"
+    args = ["generate", "pairplace", "--size", "6", "--level", "extreme"]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "extreme is out of reach (see the manual's Making puzzles page)" in result.stderr
+    assert "bench/" not in result.stderr
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "making-puzzles.md").read_text()
+    assert page.startswith("# Making puzzles") and "## Levels out of reach" in page

@@ -96,3 +96,14 @@ def test_titles_and_labels_count_in_the_singular_and_plural(frame):
     many = histogram_figure(frame)
     count = int((frame["error"].isna() & (frame["family"] == "tango")).sum())
     assert many.axes[3].get_title(loc="left") == f"tango: difficulty ({count} puzzles)"
+
+
+def test_count_axes_tick_whole_numbers_only():
+    """A family of two puzzles: matplotlib alone would tick its count axes 0.2, 0.4, ..."""
+    rng = random.Random(2)
+    small = grade_many([unique_puzzle("tango", 6, rng) for _ in range(2)])
+    figure = histogram_figure(small)
+    for axes in figure.axes[:2]:  # difficulty and effort count puzzles
+        figure.canvas.draw()
+        ticks = [t for t in axes.get_yticks() if axes.get_ylim()[0] <= t <= axes.get_ylim()[1]]
+        assert len(ticks) >= 2 and all(float(t).is_integer() for t in ticks), ticks

@@ -185,3 +185,48 @@ def test_the_readme_command_runs_the_notebooks(tmp_path):
         assert path.exists(), f"{name} was not saved"
         assert image_is_drawn(path), f"{name} looks empty"
     check_collections(json.loads((out / "collections.json").read_text()), shared)
+
+
+def notebook_functions(*names: str, notebook: str = "difficulty_histograms") -> dict:
+    """Functions of a notebook's script by name (those they call among them), without running
+    the notebook."""
+    import ast
+
+    source = (NOTEBOOKS / f"{notebook}.py").read_text()
+    found = [
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name in names
+    ]
+    scope: dict = {}
+    exec(compile(ast.Module(found, type_ignores=[]), notebook, "exec"), scope)
+    return scope
+
+
+def test_published_levels_keep_each_sites_order():
+    """The chart of published against measured levels lists each site's levels easiest first,
+    as the data ranks them (``level_index``), not alphabetically (Easy, Hard, Medium, ...)."""
+    site_order = notebook_functions("site_order", "published_level")["site_order"]
+    rows = [
+        {"source_site": "b.com", "level": "Very hard", "level_index": 4},
+        {"source_site": "b.com", "level": "Easy", "level_index": 1},
+        {"source_site": "a.com", "level": "Hard", "level_index": 2},
+        {"source_site": "b.com", "level": "Hard", "level_index": 3},
+        {"source_site": "b.com", "level": "Medium", "level_index": 2},
+        {"source_site": "a.com", "level": "Easy", "level_index": 1},
+    ]
+    assert site_order(rows) == [
+        "a.com: Easy",
+        "a.com: Hard",
+        "b.com: Easy",
+        "b.com: Medium",
+        "b.com: Hard",
+        "b.com: Very hard",
+    ]
+    shared = shared_folder()
+    if shared is not None and (shared / "binairo_external.jsonl").exists():
+        import shared_sets
+
+        real = [row for row, _ in shared_sets.binairo_external(shared / "binairo_external.jsonl")]
+        levels = [name.split(": ")[1] for name in site_order(real)]
+        assert levels == ["Easy", "Medium", "Hard", "Very hard", "Easy", "Hard"]

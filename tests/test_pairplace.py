@@ -641,3 +641,24 @@ def test_removals_outside_the_unit_are_said_to_be_mirror_images():
         outside = {v for v, _ in step.eliminations} - unit_cells[step.data["unit"]]
         assert set(mirrors) == outside, text
     assert said
+
+
+@pytest.mark.parametrize(
+    "options",
+    [("--no-steps",), (), ("--no-steps", "--techniques", "backreference")],
+    ids=["no steps", "steps", "guesses"],
+)
+def test_solve_prints_the_column_header_above_the_rows(options):
+    """The header letters name the columns: ``grader solve`` prints them above the rows, with
+    or without the steps and whoever found the solution, as ``grade`` does."""
+    from test_cli import run
+
+    source = str(EXAMPLES / "pairplace.json")
+    header = json.loads((EXAMPLES / "pairplace.json").read_text())["header"]
+    solution = json.loads(run("grader", "solve", "--json", *options, source).stdout)["solution"]
+    result = run("grader", "solve", *options, source)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = len(lines) - 1 - lines[::-1].index(" ".join(header))  # the last board: the end
+    assert lines[start + 1] == " ".join("-" * len(header))
+    assert lines[start + 2 : start + 2 + len(solution)] == [" ".join(row) for row in solution]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,25 @@ def test_rows_of_one_real_size_are_one_row(tmp_path):
     plan.write_text(PAIRPLACE.format(size=6) + PAIRPLACE.format(size='"5x6"').split("seed = 4")[1])
     with pytest.raises(InputError, match=r"row\[1\].*row\[0\]"):
         read_plan(plan)
+
+
+def test_a_plan_cut_short_names_its_own_time_limit(tmp_path):
+    """Each row gets what is left of ``--timeout``; a row that runs out says the plan's limit
+    as the user wrote it (``1 s``), not the seconds left to it (``0.9734251 s``)."""
+    plan, bank = tmp_path / "plan.toml", tmp_path / "site.db"
+    plan.write_text(
+        '[[row]]\nfamily = "tango"\nsize = "6x6"\nlevel = "easy"\ncount = 1\n\n'
+        '[[row]]\nfamily = "sudoku"\nsize = "9x9"\nlevel = "extreme"\ncount = 500\n'
+    )
+    args = ["generate", "--plan", str(plan), "--bank", str(bank), "--timeout", "1"]
+    result = subprocess.run(
+        [sys.executable, "-c", CLI, *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 3, result.stderr
+    assert "sudoku 9x9 extreme:" in result.stderr
+    assert "stopped: the time limit of 1 s was reached" in result.stderr
+    assert not re.search(r"\d\.\d{4,}", result.stderr), result.stderr

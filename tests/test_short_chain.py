@@ -153,3 +153,51 @@ def test_a_known_solution_spares_trials_and_changes_no_step(name):
         assert steps[0] == steps[1]
         found += len(steps[0])
     assert found  # there were contradictions to find
+
+
+MIRRORED_TANGO = {
+    "family": "tango",
+    "size": [6, 6],
+    "grid": ["..M...", ".....S", ".....S", "..M...", "......", "......"],
+    "signs": [
+        [0, 3, 1, 3, "="],
+        [1, 0, 2, 0, "x"],
+        [1, 1, 2, 1, "x"],
+        [2, 1, 3, 1, "x"],
+        [2, 2, 3, 2, "="],
+        [3, 0, 4, 0, "x"],
+        [4, 0, 5, 0, "="],
+        [5, 1, 5, 2, "x"],
+    ],
+}
+"""A unique Tango (``puzzle_sets.unique_puzzle``) whose short contradictions cost 5.5 and 5.8,
+the first of them one or the other in its mirror images."""
+
+
+def test_a_report_shows_the_cost_that_counts_for_each_technique():
+    """The techniques table gives each technique its hardest step's cost, what difficulty
+    takes, not the first step's: the same in every mirror image of a puzzle."""
+    from rich.console import Console
+
+    from grader.output.report import techniques_table
+    from grader.rating.grading import grade
+
+    family = families()["tango"]
+    copies = [("puzzle", MIRRORED_TANGO), *family.symmetric_copies(MIRRORED_TANGO)]
+    tables, texts, firsts = [], [], set()
+    for _, data in copies:
+        result = grade(puzzle_from_dict(data, "test", "test"))
+        report = result.to_dict()
+        for name, entry in report["techniques"].items():
+            costs = [step.cost for step in result.steps if step.technique == name]
+            assert entry == {"count": len(costs), "cost": max(costs)}
+            if name == "short-contradiction":
+                firsts.add(costs[0])
+        assert report["difficulty"] == max(e["cost"] for e in report["techniques"].values())
+        tables.append(report["techniques"])
+        console = Console(width=100, record=True)
+        console.print(techniques_table(result))
+        texts.append(console.export_text())
+    assert len(firsts) > 1  # the first short contradiction differs between the copies
+    assert all(table == tables[0] for table in tables)
+    assert all(text == texts[0] for text in texts)

@@ -7,12 +7,14 @@ value before any step had placed it.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_cli import run
 
 from conftest import EXAMPLES
 from grader.core.engine import Engine
@@ -20,9 +22,9 @@ from grader.core.model import is_single
 from grader.core.step import Step
 from grader.core.technique import Technique
 from grader.generation.generator import Request, generate
-from grader.output.render import shown_state, stated_before, states_before, step_board
+from grader.output.render import stated_before, states_before, step_board
 from grader.rating.costs import choose
-from grader.rating.grading import as_puzzle, grade, stated_at_start
+from grader.rating.grading import GradeOptions, as_puzzle, grade, shown_state, stated_at_start
 from grader.rating.loading import load
 from grader.rating.registry import families
 
@@ -189,3 +191,43 @@ def test_a_text_board_shows_a_cell_no_step_placed_as_open() -> None:
     assert rows[0].replace(" ", "").startswith(".") and rows[8].replace(" ", "").endswith(".")
     plain = puzzle.family.text_board(puzzle.model, puzzle.givens)
     assert "." not in "".join(plain)  # without the stated cells, every cell shows a value
+
+
+def with_row(name: str, row: int, text: str) -> dict:
+    """An example puzzle with one row of its grid replaced."""
+    data = json.loads((EXAMPLES / name).read_text())
+    data["grid"][row] = text
+    return data
+
+
+NO_STEP_CASES = {
+    "sudoku, two 5s in row 1": (with_row("sudoku.json", 0, "535.7...."), None),
+    "sudoku, full houses only": (with_row("sudoku.json", 0, "53..7...."), "full-house"),
+    "siteswap sudoku, two 9s in row 1": (with_row("siteswap_sudoku.json", 0, "9....9..."), None),
+    "binairo, three 1s in row 1": (with_row("binairo.json", 0, "111..."), None),
+    "tango, three suns in row 1": (with_row("tango.json", 0, "SSS..."), None),
+}
+
+
+@pytest.mark.parametrize("case", NO_STEP_CASES)
+def test_a_report_without_steps_shows_only_the_givens(case: str) -> None:
+    """A report's grid holds the givens and what its steps placed: with givens that break a
+    rule (or no technique that places anything) no step is taken, so no digit is added, though
+    crossing the givens out of their houses leaves some cells one candidate."""
+    data, techniques = NO_STEP_CASES[case]
+    result = grade(data, GradeOptions(techniques=techniques))
+    report = result.to_dict()
+    assert report["steps_count"] == 0
+    assert report["grid"] == data["grid"]
+    blanks = sum(row.count(".") for row in data["grid"])
+    assert report["remaining"] == blanks
+
+
+def test_the_text_report_of_broken_givens_shows_only_the_givens(tmp_path) -> None:
+    path = tmp_path / "two-fives.json"
+    path.write_text(json.dumps(with_row("sudoku.json", 0, "535.7....")))
+    result = run("grade", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "row 1 holds 5 twice" in result.stdout
+    board = [line.strip("│ ").replace(" ", "") for line in result.stdout.splitlines()]
+    assert "...419..5" in board and "...419.35" not in board

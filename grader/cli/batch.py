@@ -12,6 +12,7 @@ from grader.cli.common import (
     EXIT_TIMEOUT,
     CostsOpt,
     ExactOpt,
+    FamilyOpt,
     ForceOpt,
     GuessOpt,
     OutputOpt,
@@ -25,6 +26,7 @@ from grader.cli.common import (
     stderr_is_terminal,
 )
 from grader.core.errors import UsageError
+from grader.core.units import seconds_text
 
 
 @grader_app.command(
@@ -64,6 +66,7 @@ def grader_batch(
     timeout: TimeoutOpt = None,
     exact: ExactOpt = True,
     force: ForceOpt = False,
+    family: FamilyOpt = None,
 ) -> None:
     from pathlib import Path
 
@@ -72,7 +75,7 @@ def grader_batch(
 
     check_selection(techniques)  # a name no family has: one line, before any file is touched
     journal = prepare_output(output, force=force, resume=resume, bank=bank, note=note)
-    tasks = tasks_from(inputs)
+    tasks = tasks_from(inputs, family)
     options = grade_options(techniques, costs, guess, timeout, exact)
     shown: bool | ProgressLines = progress
     if progress and not stderr_is_terminal():
@@ -103,7 +106,7 @@ def grader_batch(
     rate = result.graded / elapsed if elapsed > 0 else 0.0
     resumed = f" ({result.resumed} from the journal)" if result.resumed else ""
     err.print(
-        f"graded {result.graded} puzzle(s){resumed} in {elapsed:.1f} s ({rate:.1f}/s); "
+        f"graded {result.graded} puzzle(s){resumed} in {seconds_text(elapsed)} ({rate:.1f}/s); "
         f"wrote {Path(output)}",
         markup=False,
     )

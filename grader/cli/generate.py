@@ -18,6 +18,7 @@ from grader.cli.common import (
     stderr_is_terminal,
 )
 from grader.core.errors import FieldProblem, UsageError
+from grader.core.units import seconds_text
 
 if TYPE_CHECKING:
     from grader.rating.family import Family
@@ -205,7 +206,7 @@ def grader_generate(
     where = f" to {output}" if output and (result.lines or not result.interrupted) else ""
     err.print(
         f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
-        f"{result.seconds:.2f} s ({result.attempts} attempts)"
+        f"{seconds_text(result.seconds)} ({result.attempts} attempts)"
         + (" — interrupted" if result.interrupted else ""),
         markup=False,
     )
@@ -301,7 +302,7 @@ def _run_plan(
         err.print(row.line(), markup=False)
     made = sum(r.added for r in result.rows)
     err.print(
-        f"plan {plan}: {made} puzzles added to {bank} in {result.seconds:.2f} s "
+        f"plan {plan}: {made} puzzles added to {bank} in {seconds_text(result.seconds)} "
         f"({result.attempts} attempts)" + (" — interrupted" if result.interrupted else ""),
         markup=False,
     )

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from grader.core.units import seconds_text
+
 if TYPE_CHECKING:
     from grader.rating.family import Puzzle
     from grader.rating.grading import Grade, GradeOptions, Hint
@@ -149,7 +151,8 @@ def grader_solve(
             if steps and result.steps:
                 print_trace(out, result)
             out.print(f"{puzzle.id}: {solve_text(result, how)}", markup=False)
-            rows = grid if grid is not None else result.grid()
+            state = solution_of(puzzle, result)[1] or result.final_state()
+            rows = puzzle.family.text_rows(puzzle.model, state)  # a family's header too
             print_board(out, [" ".join(row) for row in rows])
             if steps and result.steps:
                 print_stamp(out, result.settings())  # the steps' costs depend on the settings
@@ -161,17 +164,24 @@ def grader_solve(
 def solve_one(puzzle: Puzzle, options: GradeOptions) -> tuple[Grade, str | None, list[str] | None]:
     """Grade ``puzzle`` for its solution: the report, who found the solution (``techniques``,
     ``guesses`` or ``exact search``; None if nobody) and the solution's rows (or None)."""
-    from grader.core.model import mask_of
     from grader.rating.grading import grade
 
     result = grade(puzzle, options)
+    how, state = solution_of(puzzle, result)
+    return result, how, None if state is None else puzzle.family.format_grid(puzzle.model, state)
+
+
+def solution_of(puzzle: Puzzle, result: Grade) -> tuple[str | None, list[int] | None]:
+    """Who found the solution of a graded puzzle (``techniques``, ``guesses`` or ``exact
+    search``; None if nobody) and its state (or None)."""
+    from grader.core.model import mask_of
+
     if result.solved and result.solutions != "2+":
         guessed = any(step.technique == "guess" for step in result.steps)
-        return result, "guesses" if guessed else "techniques", result.grid()
+        return "guesses" if guessed else "techniques", result.final_state()
     if result.solution is not None:
-        state = [mask_of([value]) for value in result.solution]
-        return result, "exact search", puzzle.family.format_grid(puzzle.model, state)
-    return result, None, None
+        return "exact search", [mask_of([value]) for value in result.solution]
+    return None, None
 
 
 def solve_text(result: Grade, how: str | None) -> str:
@@ -260,5 +270,5 @@ def hint_notes(found: Hint, timeout: float | None) -> list[str]:
         return []
     notes = list(found.notes)
     if found.timed_out:  # the deadline passed before a step was found
-        notes.append(f"timed out after {timeout:g} s before a step was found; no hint")
+        notes.append(f"timed out after {seconds_text(timeout)} before a step was found; no hint")
     return notes

@@ -30,6 +30,7 @@ from grader.core.errors import FieldProblem, UsageError
 from grader.core.exact import ExactSearch, search_for
 from grader.core.model import Model, State, is_single
 from grader.core.technique import Technique
+from grader.core.units import seconds_text
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
 from grader.rating.family import Family
@@ -129,7 +130,7 @@ class Selection:
             self.timed_out = outcome.timed_out
             what = f"{request.level} puzzle" if request.level else "puzzle"
             self.gave_up = (
-                f"the time limit of {request.timeout} s was reached"
+                f"the time limit of {seconds_text(request.timeout or 0.0)} was reached"
                 if outcome.timed_out
                 else f"no {what} found in {request.max_attempts} attempts "
                 "(the level may be out of reach at this size)"
@@ -213,7 +214,7 @@ class Generator:
         if request.level in beyond:
             raise UsageError(
                 f"level: {where} reaches only {', '.join(reached) or 'no level'}; "
-                f"{request.level} is out of reach (see bench/reachable.py)"
+                f"{request.level} is out of reach (see the manual's Making puzzles page)"
             )
         top = family.reachable_difficulty(request.size, request.options, request.costs)
         low = self.target.min_difficulty

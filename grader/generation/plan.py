@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from grader.core.errors import InputError, UsageError, from_validation
+from grader.core.units import seconds_text
 from grader.generation.generator import MODES, Generator, Request
 from grader.storage.bank import parse_size
 
@@ -185,6 +186,11 @@ def bank_state(store: Any, generator: Generator) -> tuple[int, int, set[str]]:
     return len(mine), start, keys
 
 
+def time_limit(timeout: float | None) -> str:
+    """Why a row stopped when the plan's ``--timeout`` ran out."""
+    return f"the time limit of {seconds_text(timeout or 0.0)} was reached"
+
+
 def run_plan(
     requests: list[Request],
     bank: str | Path,
@@ -222,7 +228,7 @@ def run_plan(
                     request = report.request
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
-                        report.gave_up = f"the time limit of {timeout} s was reached"
+                        report.gave_up = time_limit(timeout)
                         continue
                     wanted = replace(request, count=request.count - report.had, timeout=left)
                     maker = ParallelGenerator(wanted, pool, bank=bank)
@@ -236,6 +242,8 @@ def run_plan(
                     finally:
                         result.attempts += maker.attempts
                     report.gave_up = maker.gave_up
+                    if maker.gave_up and deadline is not None and time.monotonic() >= deadline:
+                        report.gave_up = time_limit(timeout)  # the plan's, not what was left
         except KeyboardInterrupt:
             result.interrupted = True
     result.seconds = time.monotonic() - started

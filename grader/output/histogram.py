@@ -106,9 +106,17 @@ def _difficulty_panel(axes, rows: pd.DataFrame, levels: Sequence[str]) -> None:
         for label in axes.get_xticklabels():
             label.set_rotation(90)
     axes.set_xlabel("difficulty (cost of the hardest step)")
-    axes.set_ylabel("puzzles")
+    _count_axis(axes)
     axes.set_ylim(0, max(bottom, default=1) * 1.3 + 0.5)
     _legend(axes)
+
+
+def _count_axis(axes) -> None:
+    """The y axis counts puzzles: whole-number ticks only."""
+    from matplotlib.ticker import MaxNLocator
+
+    axes.set_ylabel("puzzles")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _legend(axes) -> None:
@@ -145,7 +153,7 @@ def _effort_panel(axes, rows: pd.DataFrame, levels: Sequence[str]) -> None:
         linewidth=0.3,
     )
     axes.set_xlabel("effort (the work of the whole solve)")
-    axes.set_ylabel("puzzles")
+    _count_axis(axes)
     axes.set_ylim(0, axes.get_ylim()[1] * 1.25)
     _legend(axes)
 

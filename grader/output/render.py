@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from grader.core.model import State, is_single
+from grader.core.model import State
 from grader.core.step import Step
 from grader.core.technique import Technique
 from grader.rating.board import Board, Cell
@@ -601,18 +601,6 @@ def states_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:
         out.append(list(state))
         apply_step(state, step)
     return out
-
-
-def shown_state(puzzle: Puzzle, state: State, stated: Collection[int] | None) -> State:
-    """``state`` as a text board shows it (``stated``: see :func:`puzzle_board`): a cell down
-    to one candidate that no step has placed yet shows open, as its whole domain."""
-    if stated is None:
-        return state
-    variables = puzzle.model.variables
-    return [
-        variables[var].domain if var not in stated and is_single(mask) else mask
-        for var, mask in enumerate(state)
-    ]
 
 
 def stated_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[frozenset[int] | None]:

@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from grader.core.units import seconds_text
 from grader.rating.grading import Grade
 
 
@@ -122,7 +123,7 @@ def print_grade(console: Console, grade: Grade, trace: bool = False) -> None:
         parts.append(Text())
         parts.append(techniques_table(grade))
     parts.append(Text())
-    board = grade.puzzle.family.text_board(grade.puzzle.model, grade.run.state)
+    board = grade.puzzle.family.text_board(grade.puzzle.model, grade.final_state())
     parts.append(lines_text(board))
     panel = Panel(Group(*parts), title=title, title_align="left", expand=False)
     with wide_enough(console, board, margin=4):
@@ -149,7 +150,7 @@ def settings_line(settings: Mapping[str, Any]) -> str:
     if settings["guess"]:
         extras.append("guessing on")
     if settings["timeout"]:
-        extras.append(f"timeout {settings['timeout']} s")
+        extras.append(f"timeout {seconds_text(settings['timeout'])}")
     return "techniques: " + names + ("; " + "; ".join(extras) if extras else "")
 
 
@@ -161,7 +162,8 @@ def print_trace(console: Console, grade: Grade) -> None:
     print_board(console, family.text_board(model, grade.puzzle.clue_state))
     state = list(grade.puzzle.givens)
     from grader.core.engine import apply_step
-    from grader.output.render import shown_state, stated_before
+    from grader.output.render import stated_before
+    from grader.rating.grading import shown_state
 
     before = stated_before(grade.puzzle, grade.steps)  # after a step: before the next one
     after = [*before[1:], grade.run.stated] if before else []

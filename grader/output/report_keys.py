@@ -20,7 +20,8 @@ REPORT_KEYS: dict[str, str] = {
     "level": "the family's level for it (`unsolved` when not solved, `invalid` with no solution)",
     "hardest": "the technique of the hardest step",
     "hardest_step": "the hardest step in plain words",
-    "techniques": "technique name → `{count, cost}` of its steps, in increasing cost",
+    "techniques": "technique name → `{count, cost}` of its steps (the cost of its hardest step), "
+    "in increasing cost",
     "steps_count": "number of steps",
     "remaining": "cells the techniques left open",
     "grid": "the final grid in the file's symbols (`.` for an open cell)",

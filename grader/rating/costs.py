@@ -9,7 +9,8 @@ Costs come from a TOML file (``--costs``) or, in Python, a mapping of the same s
 
 ``GradeOptions(costs={"window": 5})`` is the top level; ``{"tango": {"sign": 0.5}}`` a family
 table. Every name is checked, by every command and the Python API alike (:func:`overrides`): a
-family table's names must be techniques of that family, and a top-level name a technique of the
+family table's names must be techniques of that family (under some rules: a siteswap without
+latin runs ignores a Sudoku technique its table names), and a top-level name a technique of the
 family being graded or of some other family; anything else is a :class:`CostsError` naming the
 file and the name, with the closest technique name as a suggestion. A table that is not named
 after a family (``[costs]``, ``[Tango]``) is refused the same way.
@@ -79,6 +80,7 @@ def parse_costs(data: Costs, origin: str = "costs") -> CostTable:
             table = by_family.setdefault(key, {})
             for name, cost in value.items():
                 table[name] = _cost(origin, f"{key}.{name}", cost)
+            _check_family_table(origin, key, table)
         else:
             every[key] = _cost(origin, str(key), value)
     for name in every:  # a name no family knows is wrong wherever the costs are used
@@ -88,9 +90,18 @@ def parse_costs(data: Costs, origin: str = "costs") -> CostTable:
     return CostTable(every, by_family, origin)
 
 
+def _check_family_table(origin: str, family: str, table: Mapping[str, float]) -> None:
+    """Refuse a name of a family's table that is no technique of that family (any rules)."""
+    names = family_technique_names(family)
+    for name in table:
+        if name not in names:
+            problem = f"no such technique for {family}{_did_you_mean(name, sorted(names))}"
+            raise CostsError(origin, f"{family}.{name}", problem)
+
+
 def load_costs(path: str) -> CostTable:
-    """Read a costs TOML file (its shape and top-level names checked; a family table's names are
-    checked against that family's table when used)."""
+    """Read a costs TOML file, every name checked: a top-level name must be a technique of some
+    family, a family table's names techniques of that family (before anything is graded)."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -117,15 +128,22 @@ def _did_you_mean(name: object, names: Sequence[str] | Mapping[str, Any]) -> str
 
 @cache
 def every_technique_name() -> frozenset[str]:
-    """The names of every family's techniques (its example's table) and of the extra ones."""
+    """The names of every family's techniques (:func:`family_technique_names`)."""
+    return frozenset().union(*(family_technique_names(name) for name in families()))
+
+
+@cache
+def family_technique_names(name: str) -> frozenset[str]:
+    """The names of a family's techniques under any of its rules (the tables of its example and
+    of its :meth:`~grader.rating.family.Family.table_variants`) and of the extra ones."""
     from grader.rating.loading import puzzle_from_dict
 
-    out: set[str] = set()
-    for name, family in families().items():
-        if family.example:
-            model = puzzle_from_dict(family.example, f"{name} example", "example").model
-            out.update(spec.technique_name for spec in technique_table(family, model))
-        out.update(spec.technique_name for spec in extra_techniques(name))
+    family = families()[name]
+    models = family.table_variants()
+    if family.example:
+        models.append(puzzle_from_dict(family.example, f"{name} example", "example").model)
+    out = {spec.technique_name for model in models for spec in technique_table(family, model)}
+    out.update(spec.technique_name for spec in extra_techniques(name))
     return frozenset(out)
 
 
@@ -146,10 +164,11 @@ def overrides(
             problem = f"no such technique for {family.name}{_did_you_mean(name, names)}"
             raise CostsError(checked.origin, name, problem)
     for name, cost in checked.by_family.get(family.name, {}).items():
-        if name not in names:
+        if name in names:
+            out[name] = cost
+        elif family.name not in families() or name not in family_technique_names(family.name):
             problem = f"no such technique for {family.name}{_did_you_mean(name, names)}"
             raise CostsError(checked.origin, f"{family.name}.{name}", problem)
-        out[name] = cost
     return out
 
 
@@ -237,8 +256,9 @@ def selection_keys(selection: str) -> list[tuple[bool, str]]:
 def check_selection(selection: str | None) -> None:
     """Refuse a selection naming something no installed family has (a :class:`SelectionError`,
     not ``elsewhere``): it is wrong for every puzzle, so a command grading many into one
-    output stops before any work instead of failing each puzzle."""
-    if not selection:
+    output stops before any work instead of failing each puzzle. An empty selection names
+    nothing: refused too (None is the default set)."""
+    if selection is None:
         return
     nowhere = [key for _, key in selection_keys(selection) if not known_anywhere(key)]
     if nowhere:
@@ -258,7 +278,7 @@ def select(
 ) -> set[str]:
     """Names of the techniques a selection string picks from a table."""
     defaults = {spec.technique_name for spec in table if spec.default}
-    if not selection:
+    if selection is None:
         return defaults
     names = {spec.technique_name for spec in table}
     given = selection_keys(selection)

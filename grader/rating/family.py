@@ -269,6 +269,11 @@ class Family:
         """The family's techniques with their starting costs and levels, for this model."""
         raise NotImplementedError
 
+    def table_variants(self) -> list[Model]:
+        """Models whose rules add techniques that the :attr:`example`'s table lacks (a costs
+        file's table for this family may name those too); none by default."""
+        return []
+
     def level_of_cost(self, difficulty: float) -> str | None:
         """A level from the difficulty alone, for families graded on a numeric scale."""
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,9 +19,10 @@ from grader.core.engine import Engine, Run
 from grader.core.errors import InputError
 from grader.core.exact import SearchTimeout, count_solutions
 from grader.core.explain import Explainer
-from grader.core.model import Model, is_single, single_value
+from grader.core.model import Model, State, is_single, single_value
 from grader.core.step import Step
 from grader.core.technique import Technique
+from grader.core.units import seconds_text
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
 from grader.rating.family import Family, Puzzle
@@ -118,18 +119,27 @@ class Grade:
         return solved_level(self.puzzle.family, self.techniques, self.steps)
 
     def technique_counts(self) -> dict[str, dict[str, float]]:
+        """Each technique used: how many steps, and the cost that counts (its hardest step's,
+        as :attr:`difficulty` takes it), cheapest first."""
         out: dict[str, dict[str, float]] = {}
         for step in self.steps:
             entry = out.setdefault(step.technique, {"count": 0, "cost": step.cost})
             entry["count"] += 1
+            entry["cost"] = max(entry["cost"], step.cost)
         return dict(sorted(out.items(), key=lambda kv: (kv[1]["cost"], kv[0])))
 
     @property
     def remaining(self) -> int:
-        return sum(1 for mask in self.run.state if not is_single(mask))
+        """Cells the report's grid leaves open."""
+        return sum(1 for mask in self.final_state() if not is_single(mask))
 
     def grid(self) -> list[str]:
-        return self.puzzle.family.format_grid(self.puzzle.model, self.run.state)
+        """The report's grid: the givens and what the steps placed (:meth:`final_state`)."""
+        return self.puzzle.family.format_grid(self.puzzle.model, self.final_state())
+
+    def final_state(self) -> list[int]:
+        """The end state as reports show it (:func:`shown_state`)."""
+        return shown_state(self.puzzle, self.run.state, self.run.stated)
 
     def explainer(self) -> Explainer:
         return Explainer(self.puzzle.model, self.techniques)
@@ -355,7 +365,9 @@ def grade(
     broken = None if puzzle.clues is None else Engine(model, []).check_state(puzzle.clues)
     if broken is not None:  # the file's givens break a rule before any crossing out
         setup = _setup(puzzle, options, deadline, techniques, known=(0, []))
-        run = Run([], list(puzzle.givens), "contradiction", broken)
+        stated = stated_at_start(puzzle)
+        told = None if stated is None else frozenset(stated)
+        run = Run([], list(puzzle.givens), "contradiction", broken, stated=told)
     elif not options.exact:
         setup = _setup(puzzle, options, deadline, techniques)
         run = setup.engine.run(puzzle.givens, stated=stated_at_start(puzzle))
@@ -370,7 +382,9 @@ def grade(
             run = setup.engine.run(puzzle.givens, stated=stated_at_start(puzzle))
     engine = setup.engine
     if run.status == "timeout":
-        setup.notes.append(f"timed out after {options.timeout} s; the report is partial")
+        setup.notes.append(
+            f"timed out after {seconds_text(options.timeout or 0.0)}; the report is partial"
+        )
     return Grade(
         puzzle=puzzle,
         techniques=list(engine.techniques),
@@ -419,6 +433,19 @@ def joined(first: Run, rest: Run) -> Run:
         waves=first.waves + rest.waves,
         stated=rest.stated,
     )
+
+
+def shown_state(puzzle: Puzzle, state: State, stated: Collection[int] | None) -> State:
+    """``state`` as reports and boards show it (``stated``: the cells stated so far, when the
+    family places every cell by a step, see :func:`stated_at_start`): a cell down to one
+    candidate that no step has placed yet shows open, as its whole domain."""
+    if stated is None:
+        return state
+    variables = puzzle.model.variables
+    return [
+        variables[var].domain if var not in stated and is_single(mask) else mask
+        for var, mask in enumerate(state)
+    ]
 
 
 def stated_at_start(puzzle: Puzzle) -> set[int] | None:

@@ -92,10 +92,13 @@ class Task:
 # ---------------------------------------------------------------------------------------------
 
 
-def tasks_from(inputs: str | Puzzle | dict | Iterable[str | Puzzle | dict]) -> list[Task]:
+def tasks_from(
+    inputs: str | Puzzle | dict | Iterable[str | Puzzle | dict], family: str | None = None
+) -> list[Task]:
     """Tasks from files (``.json``, ``.jsonl``, text lines such as sudoku or game-ID lines),
     puzzle dicts or loaded puzzles. A missing or unreadable file raises :class:`InputError`;
-    a bad line of a multi-puzzle file becomes a task whose row reports the problem."""
+    a bad line of a multi-puzzle file becomes a task whose row reports the problem.
+    ``family``: the family of file puzzles that do not name theirs (as ``load`` takes it)."""
     from grader.rating.loading import entries
 
     if isinstance(inputs, str | Puzzle | dict):
@@ -110,7 +113,7 @@ def tasks_from(inputs: str | Puzzle | dict | Iterable[str | Puzzle | dict]) -> l
         else:
             found = [
                 Task(e.origin, e.default_id, e.data, str(e.problem) if e.problem else None, e.text)
-                for e in entries(str(item))
+                for e in entries(str(item), family)
             ]
         for task in found:
             if task.key not in seen:
@@ -587,14 +590,16 @@ def grade_many(
     dask: str | Any | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
+    family: str | None = None,
 ) -> pd.DataFrame:
     """Grade puzzles (files, puzzle dicts or loaded puzzles) into a DataFrame, one row each.
 
     ``workers`` > 1 grades on that many local processes; ``dask`` (a scheduler address or a
-    ``distributed.Client``) sends the same chunks to a Dask cluster instead.
+    ``distributed.Client``) sends the same chunks to a Dask cluster instead. ``family``: the
+    family of file puzzles that do not name theirs.
     """
     return run_batch(
-        tasks_from(inputs),
+        tasks_from(inputs, family),
         options=options,
         workers=workers,
         dask=dask,

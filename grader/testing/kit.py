@@ -18,6 +18,7 @@ from typing import Any
 
 from grader.core.errors import FieldProblem, UsageError
 from grader.core.model import is_single
+from grader.core.units import seconds_text
 from grader.rating.family import Family
 from grader.rating.grading import Grade, GradeOptions, grade
 from grader.rating.loading import load, puzzle_from_dict
@@ -425,7 +426,7 @@ class Kit:
                 args = ["--size", f"{size[0]}x{size[1]}", "--level", level, "-n", "1"]
                 result = self.run("grader", "generate", self.family.name, *args, codes=(2,))
                 if result.seconds > 5:
-                    raise CheckFailed(f"{result.describe()} took {result.seconds:.1f} s")
+                    raise CheckFailed(f"{result.describe()} took {seconds_text(result.seconds)}")
 
     def check_plan_twice(self) -> None:
         """A plan run twice adds nothing the second time; ``bank list --size`` and the exported

@@ -207,6 +207,11 @@ class Siteswap(Family):
     def technique_table(self, model: Model) -> list[TechniqueSpec]:
         return siteswap_table(model)
 
+    def table_variants(self) -> list[Model]:
+        """Latin runs and boxes add the sudoku techniques."""
+        rules = {"throws": [1, 9], "latin": True, "boxes": [3, 3]}
+        return [self.empty_model((9, 9), rules)]
+
     def start_state(self, model: Model, givens: State) -> State:
         """With latin runs or boxes (houses), the givens' throws crossed out of their houses
         first, as in a sudoku: a given is never taken for a naked single."""

@@ -1,0 +1,14 @@
+"""How quantities read in messages: seconds as a person writes them."""
+
+from __future__ import annotations
+
+
+def seconds_text(seconds: float) -> str:
+    """Seconds to three significant digits, as a person writes them: ``20 s`` for 19.974…,
+    ``1.25 s``, ``0.5 s``; whole seconds from 100 on (``123 s``), thousandths below a
+    hundredth (``0.001 s``)."""
+    if seconds >= 100:
+        return f"{seconds:.0f} s"
+    if seconds < 0.01:
+        return f"{seconds:.3f} s"
+    return f"{seconds:.3g} s"
