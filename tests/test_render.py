@@ -198,7 +198,7 @@ class Outline(HTMLParser):
         if tag == "li" and "step" in classes:
             self.steps.append({"svg": 0, "text": ""})
         if tag == "section":
-            self.sections.append(attrs.get("class", ""))
+            self.sections.append(classes[0] if classes else "")
         if tag == "article":
             self.articles += 1
         if tag == "svg":
