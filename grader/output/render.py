@@ -503,16 +503,29 @@ def link_curve(places: _Places, link: BoardLink) -> tuple[tuple[float, float], .
     towards = (cx - mx) * nx + (cy - my) * ny
     bow = 0.0 if abs(towards) < 1e-6 else math.copysign(min(0.15 * length, 0.3 * places.s), towards)
     kx, ky = mx + 2 * bow * nx, my + 2 * bow * ny  # the control point: the apex is halfway
-    curve = []
-    for i in range(4 * CURVE_POINTS + 1):
-        t = i / (4 * CURVE_POINTS)
-        x = (1 - t) ** 2 * x1 + 2 * (1 - t) * t * kx + t**2 * x2
-        y = (1 - t) ** 2 * y1 + 2 * (1 - t) * t * ky + t**2 * y2
-        if math.hypot(x - x1, y - y1) >= r1 and math.hypot(x - x2, y - y2) >= r2:
-            curve.append((x, y))
-    if len(curve) < 2:
-        return (x1, y1), (x2, y2)
-    return tuple(curve[:: max(1, len(curve) // CURVE_POINTS)][:-1] + curve[-1:])
+
+    def at(t: float) -> tuple[float, float]:
+        return (
+            (1 - t) ** 2 * x1 + 2 * (1 - t) * t * kx + t**2 * x2,
+            (1 - t) ** 2 * y1 + 2 * (1 - t) * t * ky + t**2 * y2,
+        )
+
+    start = _leave(at, (x1, y1), r1, 0.0, 0.5)
+    end = _leave(at, (x2, y2), r2, 1.0, 0.5)
+    return tuple(at(start + (end - start) * i / CURVE_POINTS) for i in range(CURVE_POINTS + 1))
+
+
+def _leave(at, point: tuple[float, float], radius: float, inside: float, outside: float) -> float:
+    """The parameter where a curve ``at`` leaves the circle of ``radius`` round ``point``,
+    between a parameter ``inside`` it and one ``outside`` (bisection)."""
+    for _ in range(30):
+        middle = (inside + outside) / 2
+        x, y = at(middle)
+        if math.hypot(x - point[0], y - point[1]) < radius:
+            inside = middle
+        else:
+            outside = middle
+    return outside
 
 
 def _link_style(link: BoardLink, s: float) -> Style:
