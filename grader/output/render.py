@@ -5,7 +5,9 @@ when asked for).
 
 Families never draw: they fill in a ``Board`` (:meth:`grader.rating.family.Family.board`) and this
 module draws every field of it: cells, givens (bold), candidates (small), holes, region
-borders, edge marks, outside clues, a header, doors, walls, paths, path stubs, highlights and a
+borders, edge marks, outside clues, a header, doors, walls, paths, path stubs, highlights, a
+step's conclusions (placed in green, struck in red), its units' outlines, its chain's links and
+its trial's ringed assumption (:func:`draw_evidence` fills them from the step's evidence), and a
 title.
 """
 
