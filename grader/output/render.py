@@ -5,7 +5,9 @@ when asked for).
 
 Families never draw: they fill in a ``Board`` (:meth:`grader.rating.family.Family.board`) and this
 module draws every field of it: cells, givens (bold), candidates (small), holes, region
-borders, edge marks, outside clues, a header, doors, walls, paths, path stubs, highlights and a
+borders, edge marks, outside clues, a header, doors, walls, paths, path stubs, highlights, a
+step's conclusions (placed in green, struck in red), its units' outlines, its chain's links and
+its trial's ringed assumption (:func:`draw_evidence` fills them from the step's evidence), and a
 title.
 """
 
@@ -13,15 +15,17 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from grader.core.evidence import Evidence
 from grader.core.model import State
 from grader.core.step import Step
 from grader.core.technique import Technique
-from grader.rating.board import Board, Cell
+from grader.rating.board import Board, BoardLink, Cell, Spot
 from grader.rating.family import Puzzle
 
 CELL = 40
@@ -38,6 +42,20 @@ FAINT_INK = "#5f6b7a"
 THIN = "#9aa3ad"
 HOLE = "#c9ced4"
 PATH = "#d4561c"
+PLACED = "#138a36"
+"""A step's conclusions: a value written in, an edge drawn."""
+STRUCK = "#d62728"
+"""What a step rules out: a candidate struck, an edge or a cell crossed."""
+OUTLINE_COLOURS = {"unit": "#2a62c9", "base": "#2a62c9", "cover": "#e07b00"}
+"""The outline of a unit a step read, by its role (a fish's base and cover lines)."""
+OUTLINE_INSETS = {"unit": 0.07, "base": 0.07, "cover": 0.13}
+"""How far inside its cells a unit's outline runs, in cell sides (a cover inside a base)."""
+LINK = "#b0177a"
+"""A chain's strong and weak links and its assumption's ring."""
+IMPLIES = "#3b3b3b"
+"""A chain's implications (thin arrows)."""
+NUMBERED_LINKS = 4
+"""A chain of more links than this numbers them, in reasoning order."""
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 SIDES = {"N": (-1, 0), "S": (1, 0), "W": (0, -1), "E": (0, 1)}
 
@@ -59,6 +77,8 @@ class Style:
     bold: bool = False
     anchor: str = "middle"
     """Text alignment: ``start``, ``middle`` or ``end``."""
+    dash: tuple[float, ...] = ()
+    """Dash pattern of a stroke in pixels (on, off, ...); empty: solid."""
 
 
 @dataclass(frozen=True)
@@ -77,10 +97,22 @@ class Line:
     x2: float
     y2: float
     style: Style
+    css: str = ""
+    """A class for the SVG element (a chain's links: ``link strong``...)."""
 
 
 @dataclass(frozen=True)
 class Polyline:
+    points: tuple[tuple[float, float], ...]
+    style: Style
+    css: str = ""
+    """A class for the SVG element (a chain's links: ``link strong``...)."""
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed, filled shape (an arrow head)."""
+
     points: tuple[tuple[float, float], ...]
     style: Style
 
@@ -91,6 +123,7 @@ class Dot:
     y: float
     r: float
     style: Style
+    css: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,7 +135,7 @@ class Text:
     style: Style
 
 
-Shape = Rect | Line | Polyline | Dot | Text
+Shape = Rect | Line | Polyline | Polygon | Dot | Text
 
 
 @dataclass
@@ -143,21 +176,20 @@ def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing
     drawing = Drawing(width, height, title=board.title)
     drawing.add(Rect(0, 0, width, height, Style(fill="white")))
 
-    def corner(cell_: Cell) -> tuple[float, float]:
-        return left + cell_[1] * s, top + cell_[0] * s
-
-    def centre(cell_: Cell) -> tuple[float, float]:
-        x, y = corner(cell_)
-        return x + s / 2, y + s / 2
-
+    places = _Places(board, candidates, left, top, s)
+    corner, centre = places.corner, places.centre
     inside = {
         (r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in board.holes
     }
     _cells(drawing, board, inside, corner, s)
     _borders(drawing, board, inside, corner, s)
+    _outlines(drawing, board, places)
     _paths(drawing, board, inside, centre, s, pad)
+    _placed_edges(drawing, board, inside, places, pad)
     _marks(drawing, board, centre, s)
-    _texts(drawing, board, inside, corner, s, candidates)
+    _texts(drawing, board, inside, places, candidates)
+    _conclusions(drawing, board, inside, places)
+    _links(drawing, board, places)
     _outside(drawing, board, left, top, s, pad, edge, title_h)
     return drawing
 
@@ -251,12 +283,13 @@ def _fit(text: str, s: float) -> float:
     return min(s * 0.6, s * 1.15 / max(1, len(text)))
 
 
-def _texts(drawing, board: Board, inside, corner, s, candidates: bool) -> None:
+def _texts(drawing, board: Board, inside, places: _Places, candidates: bool) -> None:
+    s = places.s
     styles: dict[tuple[bool, int], Style] = {}  # by (given, length of the text)
     for cell_, text in sorted(board.cells.items()):
         if cell_ not in inside or not text:
             continue
-        x, y = corner(cell_)
+        x, y = places.corner(cell_)
         given = cell_ in board.givens
         style = styles.get((given, len(text)))
         if style is None:
@@ -265,19 +298,251 @@ def _texts(drawing, board: Board, inside, corner, s, candidates: bool) -> None:
         drawing.add(Text(x + s / 2, y + s / 2, text, style))
     if not candidates or not board.candidates:
         return
-    alphabet = candidate_alphabet(board)
-    longest = max(len(t) for t in board.candidates.values())
-    k = max(2, math.ceil(math.sqrt(len(alphabet) if alphabet else longest)))
-    step = s / k
-    style = Style(fill=FAINT_INK, size=step * 0.72)
+    written = {spot.cell for spot in board.placed if spot.symbol and not spot.side}
+    struck = {(spot.cell, spot.symbol) for spot in board.struck if spot.symbol}
+    style = Style(fill=FAINT_INK, size=places.step * 0.72)
     for cell_, text in sorted(board.candidates.items()):
-        if cell_ not in inside or cell_ in board.cells:
+        if cell_ not in inside or cell_ in board.cells or cell_ in written:
             continue
-        x, y = corner(cell_)
         for i, char in enumerate(text):
-            place = alphabet.index(char) if alphabet else i
-            col, row = place % k, place // k
-            drawing.add(Text(x + (col + 0.5) * step, y + (row + 0.5) * step, char, style))
+            if (cell_, char) not in struck:
+                drawing.add(Text(*places.candidate(cell_, char, i), char, style))
+
+
+class _Places:
+    """Where things sit on a laid-out board: cell corners and centres, each candidate's place
+    in its cell, side midpoints, and the spot a chain's node or a conclusion names."""
+
+    def __init__(self, board: Board, candidates: bool, left: float, top: float, s: float):
+        self.board, self.candidates, self.left, self.top, self.s = board, candidates, left, top, s
+        self.alphabet = candidate_alphabet(board)
+        texts = board.candidates.values()
+        longest = max((len(t) for t in texts), default=1)
+        self.k = max(2, math.ceil(math.sqrt(len(self.alphabet) if self.alphabet else longest)))
+        self.step = s / self.k
+
+    def corner(self, cell: Cell) -> tuple[float, float]:
+        return self.left + cell[1] * self.s, self.top + cell[0] * self.s
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        x, y = self.corner(cell)
+        return x + self.s / 2, y + self.s / 2
+
+    def candidate(self, cell: Cell, char: str, index: int = 0) -> tuple[float, float]:
+        """The place of candidate ``char`` in ``cell`` (``index``: its place in the cell's
+        text, used when symbols have no fixed place)."""
+        place = self.alphabet.index(char) if char in self.alphabet else index
+        x, y = self.corner(cell)
+        col, row = place % self.k, place // self.k
+        return x + (col + 0.5) * self.step, y + (row + 0.5) * self.step
+
+    def side(self, cell: Cell, side: str) -> tuple[float, float]:
+        dr, dc = SIDES[side]
+        x, y = self.centre(cell)
+        return x + dc * self.s / 2, y + dr * self.s / 2
+
+    def middle(self) -> tuple[float, float]:
+        """The centre of the grid."""
+        board = self.board
+        return self.left + board.cols * self.s / 2, self.top + board.rows * self.s / 2
+
+    def shows_candidates(self, cell: Cell) -> bool:
+        board = self.board
+        return self.candidates and cell in board.candidates and cell not in board.cells
+
+    def spot(self, spot: Spot) -> tuple[float, float, float]:
+        """The point of a spot and the radius a line to it stops short of."""
+        if spot.side:
+            return (*self.side(spot.cell, spot.side), self.s * 0.12)
+        if spot.symbol and self.shows_candidates(spot.cell):
+            text = self.board.candidates[spot.cell]
+            index = text.index(spot.symbol) if spot.symbol in text else 0
+            return (*self.candidate(spot.cell, spot.symbol, index), self.step * 0.42)
+        return (*self.centre(spot.cell), self.s * 0.3)
+
+
+def _outlines(drawing, board: Board, places: _Places) -> None:
+    """Each unit a step read, outlined just inside its cells' boundary."""
+    s = places.s
+    for role, cells in board.outlines:
+        colour = OUTLINE_COLOURS.get(role, OUTLINE_COLOURS["unit"])
+        style = Style(stroke=colour, width=max(1.5, s / 18))
+        inset = OUTLINE_INSETS.get(role, OUTLINE_INSETS["unit"]) * s
+        for x1, y1, x2, y2 in outline_segments(set(cells), places, inset):
+            drawing.add(Line(x1, y1, x2, y2, style))
+
+
+def outline_segments(
+    cells: set[Cell], places: _Places, inset: float
+) -> list[tuple[float, float, float, float]]:
+    """The boundary of a set of cells as segments ``inset`` inside it, joined at the corners
+    (a convex corner cut short, a concave one run on), in the cells' order."""
+    out = []
+    half = places.s / 2
+    for r, c in sorted(cells):
+        x, y = places.centre((r, c))
+        for dr, dc in SIDES.values():
+            if (r + dr, c + dc) in cells:
+                continue
+            tr, tc = abs(dc), abs(dr)  # along the side
+            mx, my = x + dc * (half - inset), y + dr * (half - inset)
+            ends = []
+            for sign in (-1, 1):
+                beside = (r + sign * tr, c + sign * tc)
+                if beside not in cells:
+                    reach = half - inset
+                elif (beside[0] + dr, beside[1] + dc) in cells:
+                    reach = half + inset
+                else:
+                    reach = half
+                ends.append((mx + sign * tc * reach, my + sign * tr * reach))
+            out.append((*ends[0], *ends[1]))
+    return out
+
+
+def _placed_edges(drawing, board: Board, inside, places: _Places, pad: float) -> None:
+    """Edges a step puts on a path: a segment from the cell's centre across the side."""
+    s = places.s
+    style = Style(stroke=PLACED, width=s * 0.16)
+    for spot in sorted(board.placed):
+        if not spot.side:
+            continue
+        dr, dc = SIDES[spot.side]
+        x, y = places.centre(spot.cell)
+        beyond = (spot.cell[0] + dr, spot.cell[1] + dc)
+        reach = s if beyond in inside else s / 2 + pad * 0.9
+        drawing.add(Line(x, y, x + dc * reach, y + dr * reach, style, "placed"))
+
+
+def _conclusions(drawing, board: Board, inside, places: _Places) -> None:
+    """Values a step writes in (green, in the cell) and what it rules out (struck in red)."""
+    s = places.s
+    for spot in sorted(board.placed):
+        if spot.side or spot.cell not in inside:
+            continue
+        x, y = places.centre(spot.cell)
+        if spot.symbol:
+            style = Style(fill=PLACED, size=_fit(spot.symbol, s), bold=True)
+            drawing.add(Text(x, y, spot.symbol, style))
+        else:  # a cell put on a path
+            drawing.add(Dot(x, y, s * 0.12, Style(fill=PLACED), "placed"))
+    small = Style(fill=STRUCK, size=places.step * 0.72)
+    strike = Style(stroke=STRUCK, width=max(1.2, s / 28))
+    per_cell = Counter(spot.cell for spot in board.struck if spot.symbol and not spot.side)
+    for spot in sorted(board.struck):
+        if spot.cell not in inside:
+            continue
+        if spot.symbol and not spot.side:
+            alone = not places.shows_candidates(spot.cell) and per_cell[spot.cell] == 1
+            if alone:
+                x, y, _ = places.spot(spot)
+            else:
+                x, y = places.candidate(spot.cell, spot.symbol, _index(board, spot))
+            style = Style(fill=STRUCK, size=_fit(spot.symbol, s) * 0.8) if alone else small
+            drawing.add(Text(x, y, spot.symbol, style))
+            r = style.size * 0.47
+            drawing.add(Line(x - r, y + r, x + r, y - r, strike, "struck"))
+            continue
+        x, y = places.side(spot.cell, spot.side) if spot.side else places.centre(spot.cell)
+        r = s * (0.1 if spot.side else 0.2)
+        drawing.add(Line(x - r, y - r, x + r, y + r, strike, "struck"))
+        drawing.add(Line(x - r, y + r, x + r, y - r, strike))
+
+
+def _index(board: Board, spot: Spot) -> int:
+    """A struck symbol's place in its cell when symbols have no fixed place."""
+    text = board.candidates.get(spot.cell, "")
+    return text.index(spot.symbol) if spot.symbol in text else 0
+
+
+def _links(drawing, board: Board, places: _Places) -> None:
+    """A chain's links (strong solid, weak dashed, implications thin), each bowed towards the
+    board's centre with an arrow head at its target; numbered in order when the chain is long;
+    the assumption ringed."""
+    s = places.s
+    heads: list[Polygon] = []
+    numbers: list[tuple[float, float, str]] = []
+    numbered = len(board.links) > NUMBERED_LINKS
+    for number, link in enumerate(board.links, 1):
+        points = link_curve(places, link)
+        style = _link_style(link, s)
+        drawing.add(Polyline(points, style, f"link {link.kind}"))
+        (xa, ya), (xb, yb) = points[-2], points[-1]
+        length = math.hypot(xb - xa, yb - ya) or 1.0
+        ux, uy = (xb - xa) / length, (yb - ya) / length
+        heads.append(_arrow_head(xb, yb, ux, uy, s * 0.14, Style(fill=style.stroke)))
+        if numbered:
+            numbers.append((*points[len(points) // 2], str(number)))
+    for head in heads:
+        drawing.add(head)
+    disc = Style(fill="white", stroke=LINK, width=1)
+    label = Style(fill=LINK, size=s * 0.22, bold=True)
+    for x, y, text in numbers:
+        drawing.add(Dot(x, y, s * 0.15, disc, "link-number"))
+        drawing.add(Text(x, y, text, label))
+    ring = Style(stroke=LINK, width=max(1.5, s / 16))
+    for spot in board.rings:
+        x, y, r = places.spot(spot)
+        drawing.add(Dot(x, y, r + s * 0.04, ring, "assumption"))
+
+
+CURVE_POINTS = 16
+"""Points along a link's curve."""
+
+
+def link_curve(places: _Places, link: BoardLink) -> tuple[tuple[float, float], ...]:
+    """Points along a link from its source to its target, stopping short of both: a
+    quadratic curve bowed towards the board's centre (so links along one line stay apart and
+    a symmetric copy's picture is this one turned), straight through the centre."""
+    x1, y1, r1 = places.spot(link.source)
+    x2, y2, r2 = places.spot(link.target)
+    length = math.hypot(x2 - x1, y2 - y1)
+    if length <= r1 + r2:  # spots too close to stop short of: a straight line (never empty)
+        return (x1, y1), (x2 + (0.0 if length else 0.01), y2)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    cx, cy = places.middle()
+    towards = (cx - mx) * nx + (cy - my) * ny
+    bow = 0.0 if abs(towards) < 1e-6 else math.copysign(min(0.15 * length, 0.3 * places.s), towards)
+    kx, ky = mx + 2 * bow * nx, my + 2 * bow * ny  # the control point: the apex is halfway
+
+    def at(t: float) -> tuple[float, float]:
+        return (
+            (1 - t) ** 2 * x1 + 2 * (1 - t) * t * kx + t**2 * x2,
+            (1 - t) ** 2 * y1 + 2 * (1 - t) * t * ky + t**2 * y2,
+        )
+
+    start = _leave(at, (x1, y1), r1, 0.0, 0.5)
+    end = _leave(at, (x2, y2), r2, 1.0, 0.5)
+    return tuple(at(start + (end - start) * i / CURVE_POINTS) for i in range(CURVE_POINTS + 1))
+
+
+def _leave(at, point: tuple[float, float], radius: float, inside: float, outside: float) -> float:
+    """The parameter where a curve ``at`` leaves the circle of ``radius`` round ``point``,
+    between a parameter ``inside`` it and one ``outside`` (bisection)."""
+    for _ in range(30):
+        middle = (inside + outside) / 2
+        x, y = at(middle)
+        if math.hypot(x - point[0], y - point[1]) < radius:
+            inside = middle
+        else:
+            outside = middle
+    return outside
+
+
+def _link_style(link: BoardLink, s: float) -> Style:
+    if link.kind == "implies":
+        return Style(stroke=IMPLIES, width=max(1.0, s / 32))
+    width = max(1.5, s / 20)
+    dash = (s * 0.12, s * 0.09) if link.kind == "weak" else ()
+    return Style(stroke=LINK, width=width, dash=dash)
+
+
+def _arrow_head(x: float, y: float, ux: float, uy: float, size: float, style: Style) -> Polygon:
+    """A filled triangle with its point at (x, y), pointing along (ux, uy)."""
+    bx, by = x - ux * size, y - uy * size
+    nx, ny = -uy * size * 0.5, ux * size * 0.5
+    return Polygon(((x, y), (bx + nx, by + ny), (bx - nx, by - ny)), style)
 
 
 def candidate_alphabet(board: Board) -> str:
@@ -341,6 +606,8 @@ def _group_attrs(style: Style) -> str:
     if style.stroke is not None:
         parts.append(f'stroke="{style.stroke}" stroke-width="{_num(style.width)}"')
         parts.append('stroke-linecap="round" stroke-linejoin="round"')
+        if style.dash:
+            parts.append(f'stroke-dasharray="{" ".join(_num(d) for d in style.dash)}"')
     if style.size:
         parts.append(f'font-size="{_num(style.size)}" text-anchor="{style.anchor}"')
         if style.bold:
@@ -355,20 +622,31 @@ def _rect(shape: Rect) -> str:
     )
 
 
+def _css(css: str) -> str:
+    return f' class="{css}"' if css else ""
+
+
 def _line(shape: Line) -> str:
     return (
-        f'<line x1="{_num(shape.x1)}" y1="{_num(shape.y1)}" x2="{_num(shape.x2)}" '
-        f'y2="{_num(shape.y2)}"/>'
+        f'<line{_css(shape.css)} x1="{_num(shape.x1)}" y1="{_num(shape.y1)}" '
+        f'x2="{_num(shape.x2)}" y2="{_num(shape.y2)}"/>'
     )
 
 
 def _polyline(shape: Polyline) -> str:
     points = " ".join(f"{_num(x)},{_num(y)}" for x, y in shape.points)
-    return f'<polyline points="{points}"/>'
+    return f'<polyline{_css(shape.css)} points="{points}"/>'
+
+
+def _polygon(shape: Polygon) -> str:
+    points = " ".join(f"{_num(x)},{_num(y)}" for x, y in shape.points)
+    return f'<polygon points="{points}"/>'
 
 
 def _dot(shape: Dot) -> str:
-    return f'<circle cx="{_num(shape.x)}" cy="{_num(shape.y)}" r="{_num(shape.r)}"/>'
+    return (
+        f'<circle{_css(shape.css)} cx="{_num(shape.x)}" cy="{_num(shape.y)}" r="{_num(shape.r)}"/>'
+    )
 
 
 def _text(shape: Text) -> str:
@@ -376,7 +654,14 @@ def _text(shape: Text) -> str:
     return f'<text x="{_num(shape.x)}" y="{_num(baseline)}">{escape(shape.text)}</text>'
 
 
-_ELEMENT = {Rect: _rect, Line: _line, Polyline: _polyline, Dot: _dot, Text: _text}
+_ELEMENT = {
+    Rect: _rect,
+    Line: _line,
+    Polyline: _polyline,
+    Polygon: _polygon,
+    Dot: _dot,
+    Text: _text,
+}
 """The SVG element of each kind of shape."""
 
 
@@ -432,6 +717,7 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
+    from matplotlib.patches import Polygon as PolygonPatch
     from matplotlib.text import Text as TextArtist
 
     px = 72.0 / 100.0 * scale  # points per pixel at the reference resolution
@@ -469,8 +755,27 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
                 solid_joinstyle="round",
                 zorder=z,
             )
+            if style.dash and style.width:  # matplotlib counts dashes in line widths
+                artist.set_dashes([d / style.width for d in style.dash])
+                artist.set_dash_capstyle("butt")
+        elif isinstance(shape, Polygon):
+            artist = PolygonPatch(
+                shape.points,
+                closed=True,
+                facecolor=style.fill or "none",
+                edgecolor=style.stroke or "none",
+                linewidth=style.width * px,
+                zorder=z,
+            )
         elif isinstance(shape, Dot):
-            artist = Circle((shape.x, shape.y), shape.r, facecolor=style.fill, zorder=z)
+            artist = Circle(
+                (shape.x, shape.y),
+                shape.r,
+                facecolor=style.fill or "none",
+                edgecolor=style.stroke or "none",
+                linewidth=style.width * px,
+                zorder=z,
+            )
         else:
             align = {"start": "left", "middle": "center", "end": "right"}[style.anchor]
             artist = TextArtist(
@@ -574,8 +879,9 @@ def step_board(
     title: str = "",
     stated: Collection[int] | None = None,
 ) -> Board:
-    """The board before ``step`` with the cells it used and changed highlighted (``stated``:
-    see :func:`puzzle_board`)."""
+    """The board before ``step`` drawn from its evidence: the cells it used and changed
+    highlighted, the units it read outlined, what it places and strikes out, and its chain's
+    links (``stated``: see :func:`puzzle_board`)."""
     from grader.core.evidence import default_evidence
 
     board = puzzle_board(puzzle, state, title, stated)
@@ -584,11 +890,54 @@ def step_board(
         if technique is not None
         else default_evidence(step, puzzle.model)
     )
-    return highlight(
+    highlight(
         board,
         puzzle,
         {"unit": evidence.units, "used": evidence.used, "changed": evidence.changed},
     )
+    return draw_evidence(board, puzzle, step, evidence)
+
+
+def draw_evidence(board: Board, puzzle: Puzzle, step: Step, evidence: Evidence) -> Board:
+    """Fill in what a step's picture shows beyond its highlights: its conclusions (placed and
+    struck), its units' outlines, its chain's links and its trial's assumption."""
+    family, model = puzzle.family, puzzle.model
+    placed, struck = family.conclusion_spots(model, step.placements, step.eliminations)
+    board.placed = sorted(set(placed))
+    board.struck = sorted(set(struck))
+    board.outlines = unit_outlines(puzzle, evidence)
+    spots = [family.spot(model, node.var, node.value) for node in evidence.nodes]
+    for link in evidence.links:
+        source, target = spots[link.source], spots[link.target]
+        if source is not None and target is not None:
+            board.links.append(BoardLink(source, target, link.kind))
+    if evidence.assumption is not None:
+        node = evidence.assumption
+        ring = family.spot(model, node.var, node.value)
+        if ring is not None:
+            board.rings.append(ring)
+    return board
+
+
+def unit_outlines(puzzle: Puzzle, evidence: Evidence) -> list[tuple[str, tuple[Cell, ...]]]:
+    """The units a step read, each as its role (``unit``, or a fish's ``base`` and ``cover``)
+    and its cells (those of its one-cell variables when it has any, as :func:`highlight`)."""
+    from grader.core.evidence import constraints_by_label
+
+    model, cells_of = puzzle.model, puzzle.family.variable_cells
+    labels = constraints_by_label(model)
+    roles = {label: role for role, names in evidence.unit_roles for label in names}
+    out: list[tuple[str, tuple[Cell, ...]]] = []
+    seen: set[tuple[Cell, ...]] = set()
+    for label in evidence.unit_labels:
+        covered = [cells_of(model, var) for var in labels.get(label, ())]
+        if any(len(cells) == 1 for cells in covered):
+            covered = [cells for cells in covered if len(cells) == 1]
+        cells = tuple(sorted({cell for group in covered for cell in group}))
+        if cells and cells not in seen:
+            seen.add(cells)
+            out.append((roles.get(label, "unit"), cells))
+    return out
 
 
 def states_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:

@@ -11,6 +11,27 @@ from dataclasses import dataclass, field
 Cell = tuple[int, int]
 
 
+@dataclass(frozen=True, order=True)
+class Spot:
+    """Where a candidate of a step sits in a picture: ``symbol`` in ``cell`` (at the
+    candidate's place when the cell shows candidates, else at its centre; no symbol: the whole
+    cell), or, with a ``side``, the edge on that side of ``cell`` (a path puzzle's edge)."""
+
+    cell: Cell
+    symbol: str = ""
+    side: str = ""
+
+
+@dataclass(frozen=True)
+class BoardLink:
+    """A link of a chain between two spots, in reasoning order: ``strong``, ``weak`` or
+    ``implies`` (see :data:`grader.core.evidence.LINK_KINDS`)."""
+
+    source: Spot
+    target: Spot
+    kind: str
+
+
 @dataclass
 class Board:
     """What a picture of a puzzle shows."""
@@ -45,6 +66,19 @@ class Board:
     highlights: dict[Cell, str] = field(default_factory=dict)
     """A role per cell for colouring: ``changed`` (concluded), ``used`` (evidence) or ``unit``
     (in a row, column, box... the step reasoned about)."""
+    placed: list[Spot] = field(default_factory=list)
+    """What a step concludes: a symbol written in a cell, an edge drawn (a spot with a side)
+    or a cell put on a path (a spot with neither)."""
+    struck: list[Spot] = field(default_factory=list)
+    """What a step rules out: a candidate crossed out in a cell, an edge crossed (a spot with a
+    side) or a whole cell crossed (a spot with neither)."""
+    outlines: list[tuple[str, tuple[Cell, ...]]] = field(default_factory=list)
+    """Units a step read, each outlined: a role (``unit``, ``base``, ``cover``) and its
+    cells."""
+    links: list[BoardLink] = field(default_factory=list)
+    """The links of a step's chain, in reasoning order."""
+    rings: list[Spot] = field(default_factory=list)
+    """Spots ringed: a trial's assumption."""
     title: str = ""
     symbols: str = ""
     """Every symbol a cell may hold, in order: each candidate keeps its place in a cell from

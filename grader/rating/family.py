@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from grader.core.errors import FieldProblem
 from grader.core.model import Model, State, is_single, single_value, values_of
 from grader.core.technique import Technique
-from grader.rating.board import Board, Cell
+from grader.rating.board import Board, Cell, Spot
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -247,6 +247,26 @@ class Family:
         edge, both cells it joins)."""
         variable = model.variables[var]
         return ((variable.row, variable.col),) if variable.row >= 0 else ()
+
+    def spot(self, model: Model, var: int, value: int) -> Spot | None:
+        """Where a picture draws candidate ``value`` of ``var`` (a chain's node, a conclusion):
+        the default, the value's symbol in the variable's cell (None without one)."""
+        variable = model.variables[var]
+        if variable.row < 0 or variable.col < 0:
+            return None
+        return Spot((variable.row, variable.col), model.symbol(value))
+
+    def conclusion_spots(
+        self,
+        model: Model,
+        placements: Sequence[tuple[int, int]],
+        eliminations: Sequence[tuple[int, int]],
+    ) -> tuple[list[Spot], list[Spot]]:
+        """What a picture draws placed and struck out for a step's conclusions: the default,
+        the spots of its placements and of its eliminations."""
+        placed = [self.spot(model, var, value) for var, value in placements]
+        struck = [self.spot(model, var, value) for var, value in eliminations]
+        return [s for s in placed if s], [s for s in struck if s]
 
     def start_state(self, model: Model, givens: State) -> State:
         """The candidates a solver of a file with these givens starts from (the givens

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from grader.core.exact import count_solutions
 from grader.core.model import Model, State, is_single, single_value
 from grader.core.symmetry import board_transforms, named_board_transforms
-from grader.rating.board import Board
+from grader.rating.board import Board, Spot
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from rules.path.file import (
     EMPTY,
@@ -45,6 +45,9 @@ from rules.path.model import (
     path_model,
 )
 from rules.path.techniques import cells_of, path_table
+
+ON_VALUE = 1
+"""The value of a cell or edge on the path (its mask is ``ON``; off the path is 0)."""
 
 if TYPE_CHECKING:
     from rules.path.schema import PathFile
@@ -237,6 +240,32 @@ class PathPuzzles(Family):
             return super().variable_cells(model, var)
         variables = model.variables
         return tuple((variables[v].row, variables[v].col) for v in sorted(cells_of(geo, (var,))))
+
+    def spot(self, model: Model, var: int, value: int) -> Spot | None:
+        """An edge's spot is the middle of the side it crosses; a cell's, the cell."""
+        edge = geometry(model).edge_of.get(var)
+        if edge is None:
+            variable = model.variables[var]
+            return Spot((variable.row, variable.col))
+        return Spot(edge.a, "", edge.side)
+
+    def conclusion_spots(
+        self,
+        model: Model,
+        placements: Sequence[tuple[int, int]],
+        eliminations: Sequence[tuple[int, int]],
+    ) -> tuple[list[Spot], list[Spot]]:
+        """A cell or edge put on the path is drawn placed; one taken off it, struck out (off
+        is value 0: placing it is striking the path out)."""
+        placed: list[Spot] = []
+        struck: list[Spot] = []
+        for conclusions, placing in ((placements, True), (eliminations, False)):
+            for var, value in conclusions:
+                spot = self.spot(model, var, value)
+                on_path = (value == ON_VALUE) == placing
+                if spot is not None:
+                    (placed if on_path else struck).append(spot)
+        return placed, struck
 
     # -- techniques -------------------------------------------------------------------------
 
