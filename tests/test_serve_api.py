@@ -288,3 +288,33 @@ def test_a_server_without_a_bank_says_so():
         answer = httpx.get(f"{url}/api/bank")
         assert answer.status_code == 404 and "--bank" in answer.json()["error"]
         assert httpx.get(f"{url}/api/about").json()["bank"] is None
+
+
+# ---------------------------------------------------------------------------------------------
+# starting it
+# ---------------------------------------------------------------------------------------------
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it():
+    from test_batch_extras import assert_names_the_install, run_without
+
+    assert_names_the_install(run_without("starlette", "serve", "--port", "1"), "web")
+
+
+def test_a_bad_bank_is_refused_before_the_server_starts(tmp_path):
+    from test_batch_extras import run_without
+
+    result = run_without("nothing", "serve", "--bank", str(tmp_path))
+    assert result.returncode == 2 and result.stderr.startswith(f"error: {tmp_path}: ")
+    assert "is a directory" in result.stderr
+
+
+def test_another_host_prints_what_it_exposes():
+    from grader.serve.app import Config
+    from grader.serve.server import address, exposure
+
+    assert exposure(Config()) is None and address(Config()) == "http://127.0.0.1:8000/"
+    wide = Config(host="0.0.0.0", bank=Path("b.db"), allow_hosts=("box.lan",))
+    warning = exposure(wide)
+    assert "anyone who can reach this machine" in warning and "b.db" in warning
+    assert "box.lan" in warning

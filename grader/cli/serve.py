@@ -44,9 +44,10 @@ def grader_serve(
     try:
         from grader.serve.server import Config, serve
     except ImportError as missing:
+        from grader.storage.batch import install_hint
+
         raise UsageError(
-            f"serve: needs the web extra ({missing.name} is missing): "
-            "pip install 'puzzle-grader[web]'"
+            f"serve: needs the web extra ({missing.name} is missing; {install_hint('web')})"
         ) from None
     config = Config(
         host=host,

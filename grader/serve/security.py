@@ -83,7 +83,7 @@ class Guard:
         if scope["method"] not in SAFE_METHODS:
             body = await self._body(receive)
             if body is None:
-                await send_error(send, 413, f"body: larger than {self.max_body // 1024} KiB")
+                await send_error(send, 413, f"body: larger than {self.max_body / 2**20:g} MiB")
                 return
             receive = _replay(body, receive)
 
@@ -106,7 +106,7 @@ class Guard:
                 return 403, f"Origin: {origin!r} is another site; it may not use this server"
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            return 413, f"body: larger than {self.max_body // 1024} KiB"
+            return 413, f"body: larger than {self.max_body / 2**20:g} MiB"
         return None
 
     async def _body(self, receive: Any) -> bytes | None:

@@ -70,7 +70,12 @@ function setPuzzle(puzzle, report) {
   state.view = 0;
   state.selected = null;
   state.hint = null;
-  if (puzzle.family && state.families[puzzle.family]) $("family").value = puzzle.family;
+  if (puzzle.family && state.families[puzzle.family] && puzzle.family !== $("family").value) {
+    $("family").value = puzzle.family;
+    fillFamily();
+  }
+  const size = puzzle.size ?? (Array.isArray(puzzle.grid) ? [puzzle.grid.length, puzzle.grid[0]?.length] : null);
+  if (size) $("size").value = Array.isArray(size) ? size.join("x") : `${size}x${size}`;
   syncForms();
   if (report) {
     state.report = report;
