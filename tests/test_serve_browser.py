@@ -204,10 +204,10 @@ def test_generate_then_save_to_the_bank_and_publish(page):
         "document.querySelector('#bank-note').textContent.includes('saved as')", timeout=WAIT_MS
     )
     row = page.locator("#bank-list tbody tr").first
-    assert row.locator("td").nth(1).inner_text() == "binairo"
+    assert row.locator("td").nth(1).inner_text() == "binairo 6x6"
     row.locator("button[data-act=publish]").click()
     page.wait_for_selector("#bank-list tbody tr button[data-act=unpublish]")
-    assert page.locator("#bank-list tbody tr").first.locator("td").nth(5).inner_text() != ""
+    assert page.locator("#bank-list tbody tr").first.locator("td").nth(4).inner_text() != ""
 
 
 def test_long_work_shows_progress_and_can_be_cancelled(page):

@@ -442,7 +442,7 @@ function syncForms() {
 async function listBank() {
   const answer = await api("/api/bank?limit=50");
   $("bank-list").querySelector("tbody").innerHTML = answer.entries.map((e) => `<tr data-ref="${escapeHtml(e.ref)}">`
-    + `<td><code>${escapeHtml(e.ref)}</code></td><td>${escapeHtml(e.family)}</td><td>${e.rows}x${e.cols}</td>`
+    + `<td><code>${escapeHtml(e.ref)}</code></td><td>${escapeHtml(e.family)} ${e.rows}x${e.cols}</td>`
     + `<td>${escapeHtml(e.level)}</td><td>${e.difficulty}</td><td>${escapeHtml((e.published || "").slice(0, 10))}</td>`
     + `<td><button data-act="open">Open</button> <button data-act="${e.published ? "unpublish" : "publish"}">${e.published ? "Unpublish" : "Publish"}</button></td></tr>`).join("");
   $("bank-note").textContent = `${answer.total} in ${state.about.bank}`;
