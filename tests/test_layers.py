@@ -22,6 +22,7 @@ LAYERS = [
     "grader.output",
     "grader.storage",
     "grader.generation",
+    "grader.serve",
     "grader.cli",
     "grader.testing",
 ]

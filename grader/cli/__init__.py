@@ -6,7 +6,8 @@
 - :mod:`grader.cli.batch`: ``batch``, ``histogram``;
 - :mod:`grader.cli.bank`: ``bank list``, ``bank show``, ``bank export``;
 - :mod:`grader.cli.render`: ``render``;
-- :mod:`grader.cli.info`: ``schema``, ``techniques``, ``families``, ``canon``.
+- :mod:`grader.cli.info`: ``schema``, ``techniques``, ``families``, ``canon``;
+- :mod:`grader.cli.serve`: ``serve`` (the workbench in the browser, :mod:`grader.serve`).
 
 Each command is a thin layer over library functions the notebooks and the Python API call too.
 Exit codes: 0 every puzzle was graded (whatever the verdict); 2 bad input or options (one line
@@ -18,7 +19,15 @@ May import: every layer of :mod:`grader` but :mod:`grader.testing`.
 
 from __future__ import annotations
 
-from grader.cli import bank, batch, generate, grading, info, render  # noqa: F401 (they register)
+from grader.cli import (  # noqa: F401 (they register)
+    bank,
+    batch,
+    generate,
+    grading,
+    info,
+    render,
+    serve,
+)
 from grader.cli.common import grade_app, grader_app, main
 
 __all__ = ["grade_app", "grade_main", "grader_app", "grader_main"]
@@ -35,6 +44,7 @@ ORDER = (
     "canon",
     "batch",
     "histogram",
+    "serve",
 )
 """How ``grader --help`` lists the commands (``bank`` and its subcommands come last)."""
 grader_app.registered_commands.sort(key=lambda command: ORDER.index(command.name))

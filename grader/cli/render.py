@@ -53,7 +53,7 @@ def grader_render(
     family: FamilyOpt = None,
 ) -> None:
     from grader.output.files import check_new, refuse_directory, write_atomic
-    from grader.output.render import picture_bytes, picture_format, puzzle_board, step_board
+    from grader.output.render import picture_bytes, picture_format, puzzle_board
 
     if solve and step is not None:
         raise UsageError("--solve and --step draw different boards: give one of them")
@@ -71,7 +71,7 @@ def grader_render(
     puzzle, _ = one_puzzle(file, index, family)
     partial = False  # the picture shows a solve a --timeout cut short
     if solve or step is not None:
-        from grader.output.render import stated_before, states_before
+        from grader.output.render import board_of_step
         from grader.rating.grading import grade
 
         result = grade(puzzle, grade_options(techniques, costs, guess, timeout, step is None))
@@ -87,12 +87,8 @@ def grader_render(
                 raise typer.Exit(EXIT_TIMEOUT)
             if step > reached:
                 raise UsageError(f"--step: the solve has {reached} step(s), not {step}")
-            chosen = result.steps[step - 1]  # the board before a step reached is whole
-            before = states_before(puzzle, result.steps[:step])[-1]
-            stated = stated_before(puzzle, result.steps[:step])[-1]
-            by_name = {t.name: t for t in result.techniques}
-            technique = by_name.get(chosen.technique)
-            board = step_board(puzzle, before, chosen, technique, title, stated)
+            # the board before a step reached is whole
+            board = board_of_step(puzzle, result.steps, result.techniques, step, title)
         else:
             board = puzzle_board(puzzle, result.run.state, title, result.run.stated)
             partial = timed_out

@@ -159,16 +159,8 @@ class Drawing:
 def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing:
     """The shapes that draw ``board`` (``candidates``: also the small candidate digits)."""
     s = cell
-    pad = 0.4 * s  # room between the grid and what is outside it: doors, path stubs
-    edge = 0.15 * s  # the picture's outer margin
-    sides = {side for side, _ in board.clues}
-    title_h = 0.7 * s if board.title else 0.0
-    header_h = 0.8 * s if board.header else 0.0
-    clue_h = 0.8 * s
-    top = edge + title_h + pad + header_h + (clue_h if "top" in sides else 0.0)
-    left = edge + pad + (clue_h if "left" in sides else 0.0)
-    right = edge + pad + (clue_h if "right" in sides else 0.0)
-    bottom = edge + pad + (clue_h if "bottom" in sides else 0.0)
+    pad, edge, title_h = _PAD * s, _EDGE * s, _title_height(board, s)
+    left, top, right, bottom = margins(board, s)
     width = left + board.cols * s + right
     if board.title:  # room for the title (bold, about 0.6 of its size a character)
         width = max(width, edge + pad / 2 + len(board.title) * 0.6 * 0.4 * s + edge)
@@ -192,6 +184,32 @@ def layout(board: Board, candidates: bool = True, cell: float = CELL) -> Drawing
     _links(drawing, board, places)
     _outside(drawing, board, left, top, s, pad, edge, title_h)
     return drawing
+
+
+_PAD = 0.4
+"""Room between the grid and what is outside it (doors, path stubs), in cells."""
+_EDGE = 0.15
+"""The picture's outer margin, in cells."""
+
+
+def _title_height(board: Board, s: float) -> float:
+    return 0.7 * s if board.title else 0.0
+
+
+def margins(board: Board, cell: float = CELL) -> tuple[float, float, float, float]:
+    """The room :func:`layout` leaves around the grid: left, top, right and bottom (so the
+    grid's top-left corner is at ``(left, top)`` and cell (r, c) at ``left + c * cell``,
+    ``top + r * cell``)."""
+    s = cell
+    pad, edge = _PAD * s, _EDGE * s
+    sides = {side for side, _ in board.clues}
+    header_h = 0.8 * s if board.header else 0.0
+    clue_h = 0.8 * s
+    top = edge + _title_height(board, s) + pad + header_h + (clue_h if "top" in sides else 0.0)
+    left = edge + pad + (clue_h if "left" in sides else 0.0)
+    right = edge + pad + (clue_h if "right" in sides else 0.0)
+    bottom = edge + pad + (clue_h if "bottom" in sides else 0.0)
+    return left, top, right, bottom
 
 
 def _cells(drawing, board: Board, inside, corner, s) -> None:
@@ -938,6 +956,22 @@ def unit_outlines(puzzle: Puzzle, evidence: Evidence) -> list[tuple[str, tuple[C
             seen.add(cells)
             out.append((roles.get(label, "unit"), cells))
     return out
+
+
+def board_of_step(
+    puzzle: Puzzle,
+    steps: Sequence[Step],
+    techniques: Iterable[Technique],
+    number: int,
+    title: str = "",
+) -> Board:
+    """The board before step ``number`` (1 = first) of a solve (``steps``, made by
+    ``techniques``) with the cells it used and changed highlighted."""
+    chosen = steps[number - 1]
+    before = states_before(puzzle, steps[:number])[-1]
+    stated = stated_before(puzzle, steps[:number])[-1]
+    technique = {t.name: t for t in techniques}.get(chosen.technique)
+    return step_board(puzzle, before, chosen, technique, title, stated)
 
 
 def states_before(puzzle: Puzzle, steps: Sequence[Step]) -> list[State]:

@@ -167,13 +167,35 @@ def _entries_of_bytes(
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(source, "", "is not a text file (not UTF-8)") from None
+    return _entries_of_content(source, stem, suffix, text, family)
+
+
+def entries_from_text(text: str, origin: str = "text", family: str | None = None) -> list[Entry]:
+    """The puzzle objects of text given as it is (a web request's puzzle): read as a file
+    holding it would be, by its content (JSON, JSON lines, puzzle lines, game IDs), but never
+    as a file name: nothing is read from the file system. ``origin`` names it in messages;
+    ``family`` as in :func:`load`."""
+    if family is not None and get_family(family) is None:
+        known = ", ".join(families())
+        raise InputError(origin, "family", f"unknown family {family!r} (known: {known})")
+    found = _entries_of_content(origin, origin, "", text.removeprefix("\ufeff"), family)
+    if family is None:
+        return found
+    return [_of_family(entry, family) for entry in found]
+
+
+def _entries_of_content(
+    source: str, stem: str, suffix: str, text: str, family: str | None
+) -> list[Entry]:
+    """The entries of a source's text (``stem``: the default ids' start; ``suffix``: the file
+    name's, lower case, which decides the format before the content does)."""
     if "\x00" in text:
         raise InputError(source, "", "is not a text file (binary content)")
     stripped = text.strip()
     if not stripped:
         raise InputError(source, "", "is empty")
     if suffix == ".jsonl" or (suffix != ".json" and stripped.startswith("{") and "\n{" in stripped):
-        return _entries_of_lines(source, stem, text, json_lines=True, family=family)
+        return _entries_of_lines(source, text, json_lines=True, family=family, stem=stem)
     if suffix == ".json" or stripped[0] in "{[":
         data = _parse_json(source, stripped)
         document = _document(data, family)
@@ -187,7 +209,7 @@ def _entries_of_bytes(
                 raise InputError(source, "", "holds no puzzle (an empty list)")
             return [Entry(f"{source}[{i}]", f"{stem}#{i + 1}", item) for i, item in enumerate(data)]
         return [Entry(source, stem, data)]
-    return _entries_of_lines(source, stem, text, json_lines=False, family=family)
+    return _entries_of_lines(source, text, json_lines=False, family=family, stem=stem)
 
 
 FILE_LIKE = re.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,7}$")
@@ -221,10 +243,15 @@ def _puzzle_word(source: str, family: str | None = None) -> dict[str, Any]:
 
 
 def _entries_of_lines(
-    source: str, stem: str, text: str, json_lines: bool, family: str | None = None
+    source: str,
+    text: str,
+    json_lines: bool,
+    family: str | None = None,
+    stem: str | None = None,
 ) -> list[Entry]:
     """One entry per puzzle line (blank and ``#`` lines skipped): named ``file:line`` in
-    messages, ``stem#N`` by default for the N-th puzzle."""
+    messages, ``stem#N`` by default for the N-th puzzle (``stem``: the file name's)."""
+    stem = Path(source).stem if stem is None else stem
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()

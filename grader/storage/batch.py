@@ -283,7 +283,7 @@ def run_chunks(
                 submit(following)
 
 
-class _LocalPool:
+class LocalPool:
     """A process pool whose workers ignore Ctrl-C, are stopped at once on the way out, and end
     with this process however it ends (SIGKILL included: no worker outlives it).
 
@@ -798,7 +798,7 @@ def _executor(workers: int, dask: str | Any | None):
         return executor, close, capacity
     if workers == 1:
         return None, None, 1
-    pool = _LocalPool(workers)
+    pool = LocalPool(workers)
     return pool.executor, pool.close, workers
 
 
