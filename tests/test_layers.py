@@ -199,3 +199,12 @@ def test_families_stand_on_rating_and_below(graph):
         and not any(b == x or b.startswith(x + ".") for x in allowed)
     ]
     assert higher == []
+
+
+def test_the_manual_draws_these_layers():
+    """docs/images/layers.svg (How it works) names the layers top down, as LAYERS has them."""
+    import re
+
+    drawing = (ROOT / "docs" / "images" / "layers.svg").read_text(encoding="utf-8")
+    drawn = re.findall(r'font-weight="bold">(grader\.[a-z]+)<', drawing)
+    assert drawn == LAYERS[::-1]
