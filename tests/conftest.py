@@ -66,3 +66,15 @@ def copy_checkout(target: Path) -> None:
         if source.is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
+
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+"""How Playwright starts Debian's Chromium here: no sandbox (root), no GPU, and none of the
+background connections this machine's closed network refuses."""

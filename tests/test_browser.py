@@ -8,7 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import EXAMPLES
+from conftest import CHROMIUM_ARGS, EXAMPLES
 from grader import grade, load
 from grader.output.html import trace_html
 from grader.output.render import HIGHLIGHT_COLOURS
@@ -101,17 +101,7 @@ def test_browser_opens_the_lookahead_chains(tmp_path):
 
 def launch_chromium(playwright):
     """Debian's Chromium driven by Playwright (never a downloaded browser)."""
-    return playwright.chromium.launch(
-        executable_path=BROWSER,
-        args=[
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-        ],
-    )
+    return playwright.chromium.launch(executable_path=BROWSER, args=CHROMIUM_ARGS)
 
 
 def test_the_trace_steps_through_its_solve_with_the_keys_and_buttons(tmp_path):

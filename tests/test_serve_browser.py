@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES
+from conftest import CHROMIUM_ARGS, EXAMPLES
 from grader.core.exact import count_solutions
 from grader.rating.grading import GradeOptions, grade
 from grader.rating.loading import puzzle_from_dict
@@ -18,14 +18,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not installed"
 )
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.glob("*.json"))
 WAIT_MS = 60_000
 
@@ -41,7 +33,7 @@ def server(tmp_path_factory):
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 
