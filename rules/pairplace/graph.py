@@ -145,7 +145,8 @@ def graph_figure(
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from grader.output.render import draw_on, layout
+    from grader.output.render import layout
+    from grader.output.shapes import draw_on
 
     figure = Figure(figsize=(10, 4.5))
     FigureCanvasAgg(figure)
