@@ -401,9 +401,9 @@ def caps(
 ) -> list[tuple[str, list[str]]]:
     """(what, techniques) of the caps for stuck states: the techniques up to ``level``, then
     those cheaper than one technique still wanted (round after round the next one), so its
-    own stuck states are tried (``guess`` has the costliest level's)."""
+    own stuck states are tried first (``guess`` has the costliest level's)."""
     model = run.family.empty_model(size, options)
-    out = [(f"up to {level}", [t.name for t in choose(run.family, model, level)])]
+    out = []
     wanted = [n for n in run.wanted() if n != "guess"]
     if wanted:
         target = wanted[round_ % len(wanted)]
@@ -411,7 +411,7 @@ def caps(
             t.name for t in choose(run.family, model) if run.costs[t.name] < run.costs[target]
         ]
         out.append((f"cheaper than {target}", cheaper))
-    return out
+    return out + [(f"up to {level}", [t.name for t in choose(run.family, model, level)])]
 
 
 def explore_stuck(
