@@ -411,7 +411,7 @@ def caps(
             t.name for t in choose(run.family, model) if run.costs[t.name] < run.costs[target]
         ]
         out.append((f"cheaper than {target}", cheaper))
-    return out + [(f"up to {level}", [t.name for t in choose(run.family, model, level)])]
+    return [*out, (f"up to {level}", [t.name for t in choose(run.family, model, level)])]
 
 
 def explore_stuck(
