@@ -159,6 +159,11 @@ class Search:
     def missing(self) -> list[str]:
         return [n for n in self.costs if n not in self.found]
 
+    def wanted(self) -> list[str]:
+        """The techniques without an example where they are the cheapest (missing, or kept
+        only run alone), cheapest first."""
+        return [n for n in self.costs if n not in self.found or self.found[n].get("alone")]
+
     def done(self) -> bool:
         """Every technique has a first-wave example of a single step."""
         return all(n in self.found and rank(self.found[n]) == (False, False, 1) for n in self.costs)
@@ -383,18 +388,52 @@ def search(run: Search, minutes: float, seed: int, stuck_only: bool = False) -> 
     stop = time.monotonic() + 60 * minutes * (1 - share)
     rng = random.Random(seed)
     cases = itertools.cycle(STUCK.get(name, []))
-    while name in STUCK and time.monotonic() < stop and not run.done():
+    for round_ in itertools.count():
+        if name not in STUCK or time.monotonic() > stop or run.done():
+            break
         size, options, level = next(cases)
-        cap = [t.name for t in choose(run.family, run.family.empty_model(size, options), level)]
-        states = stuck_states(run.family, size, options, cap, rng, stop)
-        for number, data in enumerate(states):
-            where = (
-                f"a {size[0]}x{size[1]} state where the techniques up to {level} are stuck "
-                f"(bench/technique_examples.py --seed {seed})"
-            )
-            run.explore(data, where, stop)
-            if time.monotonic() > stop or number >= 30:
-                break
+        for what, cap in caps(run, size, options, level, round_):
+            explore_stuck(run, size, options, (what, cap), rng, stop, seed)
+
+
+def caps(
+    run: Search, size: tuple[int, int], options: dict, level: str, round_: int
+) -> list[tuple[str, list[str]]]:
+    """(what, techniques) of the caps for stuck states: the techniques up to ``level``, then
+    those cheaper than one technique still wanted (round after round the next one), so its
+    own stuck states are tried first (``guess`` has the costliest level's)."""
+    model = run.family.empty_model(size, options)
+    out = []
+    wanted = [n for n in run.wanted() if n != "guess"]
+    if wanted:
+        target = wanted[round_ % len(wanted)]
+        cheaper = [
+            t.name for t in choose(run.family, model) if run.costs[t.name] < run.costs[target]
+        ]
+        out.append((f"cheaper than {target}", cheaper))
+    return [*out, (f"up to {level}", [t.name for t in choose(run.family, model, level)])]
+
+
+def explore_stuck(
+    run: Search,
+    size: tuple[int, int],
+    options: dict,
+    cap: tuple[str, list[str]],
+    rng: random.Random,
+    stop: float,
+    seed: int,
+) -> None:
+    """Explore up to 30 states where the techniques of ``cap`` are stuck."""
+    what, names = cap
+    states = stuck_states(run.family, size, options, names, rng, stop)
+    for number, data in enumerate(states):
+        where = (
+            f"a {size[0]}x{size[1]} state where the techniques {what} are stuck "
+            f"(bench/technique_examples.py --seed {seed})"
+        )
+        run.explore(data, where, stop)
+        if time.monotonic() > stop or number >= 30:
+            break
 
 
 def write(run: Search, reasons: dict[str, str]) -> None:

@@ -93,3 +93,32 @@ def test_the_example_fires_its_technique_soundly(name, technique):
             assert not search.is_possible(before, var, value), (
                 f"{technique} removed {model.name(var)}={model.symbol(value)}, a solution's value"
             )
+
+
+def bench_module():
+    """``bench/technique_examples.py``, the search that writes the examples."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "technique_examples_bench", ROOT / "bench" / "technique_examples.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_search_looks_for_states_stuck_below_a_technique_kept_only_run_alone():
+    """A technique whose example is only run alone gets stuck states of the techniques
+    cheaper than it (where it may be the cheapest), and a cheapest state replaces it."""
+    bench = bench_module()
+    family = own_families()["binairo"]
+    kept = dict(document("binairo")["examples"])
+    kept["lookahead-2"] = {**kept["lookahead-2"], "alone": True}
+    run = bench.Search(family, kept)
+    assert "lookahead-2" in run.wanted()
+    whats = dict(bench.caps(run, (6, 6), {}, "expert", 0))
+    cheaper = whats["cheaper than lookahead-2"]
+    assert "lookahead-1" in cheaper and "lookahead-2" not in cheaper and "guess" not in cheaper
+    cheapest = {k: v for k, v in kept["lookahead-2"].items() if k != "alone"}
+    assert run.offer(cheapest, "lookahead-2")
+    assert "lookahead-2" not in run.wanted()
