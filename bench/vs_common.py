@@ -1,9 +1,10 @@
-"""Helpers shared by the side-by-side scripts (``bench/vs_serate.py``, ``bench/vs_tatham.py``).
+"""Helpers shared by the side-by-side scripts (``bench/vs_serate.py``, ``bench/vs_tatham.py``,
+``bench/vs_skfr.py``).
 
 Every program, ours included, runs as a child process; its CPU seconds (user + system, start-up
 included) are the delta of ``resource.getrusage(RUSAGE_CHILDREN)`` around it, so children must run
 one at a time. The reference programs are built outside the project by
-``../shared/anchors/build.sh`` (see ``../shared/anchors/README.md``), which prints the two
+``../shared/anchors/build.sh`` (see ``../shared/anchors/README.md``), which prints the
 variables read here.
 """
 
@@ -25,8 +26,8 @@ from pathlib import Path
 CHECKOUT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = CHECKOUT.parent / "shared" / "data"
 BUILD_HINT = (
-    "build the references with ../shared/anchors/build.sh SE_GIT_DIR TATHAM_GIT_DIR "
-    "(see ../shared/anchors/README.md) and run the export lines it prints"
+    "build the references with [SKFR_GIT=SKFR_GIT_DIR] ../shared/anchors/build.sh SE_GIT_DIR "
+    "TATHAM_GIT_DIR (see ../shared/anchors/README.md) and run the export lines it prints"
 )
 
 
@@ -47,11 +48,13 @@ def run_child(
     cpu_cap: float | None = None,
     wall_cap: float | None = None,
     cwd: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> Child:
     """Run ``command`` to its end (or its cap) and measure its whole process.
 
     ``cpu_cap``: CPU seconds after which the kernel stops it (RLIMIT_CPU, SIGXCPU);
     ``wall_cap``: wall seconds after which it is killed. Either sets ``capped``.
+    ``env``: variables set for the child on top of ours.
     """
 
     def limit() -> None:
@@ -71,6 +74,7 @@ def run_child(
             preexec_fn=limit if cpu_cap is not None else None,
             timeout=wall_cap,
             cwd=cwd,
+            env={**os.environ, **env} if env else None,
             check=False,
         )
         stdout, code = done.stdout, done.returncode

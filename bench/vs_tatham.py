@@ -8,12 +8,15 @@ always one process per puzzle. Rows:
   seeds 1..count), graded by Tatham's solver (one process each) and by ours, once as one
   ``grade --json`` process over a file of the IDs and once as one process per ID (like for like);
   agreement: Tatham's ``Difficulty:`` against our level;
+- ``collection``: ``--collection`` (1,000) game IDs of Tatham's generator (seeds 1..n, the first
+  ones reused), graded by Tatham's solver (one process each: it takes one ID) and by ours in one
+  ``grade --json`` process over a file of them: a whole collection, start-up spread thin;
 - ``generate``: ``--generate`` 14x14 Normal puzzles: Tatham's generator (seeds 1..n, one process
   each) against ``grader generate binairo --size 14x14 --level normal -n N`` (one process); then
   each side's puzzles are graded by the other (not timed) to see whether the levels agree.
 
-    python bench/vs_tatham.py                 # 102 graded, 40 generated (about 2 minutes)
-    python bench/vs_tatham.py --count 20 --generate 10 --every 2
+    python bench/vs_tatham.py                 # 102 and 1,000 graded, 40 generated (~3 minutes)
+    python bench/vs_tatham.py --count 20 --generate 10 --every 2 --collection 100
 
 Needs ``GRADER_UNRULY`` (``../shared/anchors/build.sh``); exits 2 with one line without it.
 """
@@ -103,6 +106,30 @@ def game_ids_of(jsonl: Path) -> list[str]:
     return ids
 
 
+def tatham_ids(program: str, seeds: range, generated: list[str]) -> list[str]:
+    """Game IDs of Tatham's generator for ``seeds`` (those already ``generated`` reused; the
+    generation of the others is not timed)."""
+    spare = Tally()
+    return [
+        generated[s - 1] if s <= len(generated) else tatham_generate(program, s, spare)
+        for s in seeds
+    ]
+
+
+def grade_both(program: str, grade: str, ids: list[str], work: Path) -> tuple[Tally, Tally]:
+    """Tatham's solver on each ID (a process each), then ours on a file of them (one process):
+    (Tatham's tally, ours)."""
+    theirs = Tally()
+    theirs.levels = [tatham_level(program, i, theirs) for i in ids]
+    id_file = work / "ids.txt"
+    id_file.write_text("".join(i + "\n" for i in ids))
+    child = run_child([grade, "--json", str(id_file)])
+    ours = Tally()
+    ours.add(child.cpu, child.wall)
+    ours.levels = our_levels(child.stdout)
+    return theirs, ours
+
+
 TABLE = (
     f"{'row':<38} {'puzzles':>7} {'ours cpu s':>10} {'Tatham cpu s':>12} {'ratio':>7}  levels agree"
 )
@@ -121,9 +148,12 @@ def main() -> int:
     parser.add_argument("--generate", type=int, default=40, help="puzzles to generate")
     parser.add_argument("--every", type=int, default=1, help="grade every n-th of the seeds")
     parser.add_argument("--seed", type=int, default=1, help="our generator's seed")
+    parser.add_argument(
+        "--collection", type=int, default=1000, help="puzzles in the collection row (0: none)"
+    )
     args = parser.parse_args()
-    if args.every < 1 or args.count < 1 or args.generate < 1:
-        parser.error("--count, --generate and --every must be positive")
+    if args.every < 1 or args.count < 1 or args.generate < 1 or args.collection < 0:
+        parser.error("--count, --generate and --every must be positive, --collection not negative")
     program = reference("GRADER_UNRULY", "vs_tatham")
     grade, grader = our_program("grade"), our_program("grader")
     print(header("vs_tatham: ours beside Simon Tatham's Unruly (14x14 Normal)"), flush=True)
@@ -148,20 +178,8 @@ def main() -> int:
         gen_levels = "Tatham on ours: " + agree(["normal"] * len(ours_ids), tatham_on_ours)
 
         # Grading the IDs Tatham's generator makes (seeds 1..count, the first ones reused).
-        seeds = range(1, args.count + 1, args.every)
-        spare = Tally()
-        ids = [
-            generated[s - 1] if s <= len(generated) else tatham_generate(program, s, spare)
-            for s in seeds
-        ]
-        theirs = Tally()
-        theirs.levels = [tatham_level(program, i, theirs) for i in ids]
-        id_file = work / "ids.txt"
-        id_file.write_text("".join(i + "\n" for i in ids))
-        child = run_child([grade, "--json", str(id_file)])
-        ours_one = Tally()
-        ours_one.add(child.cpu, child.wall)
-        ours_one.levels = our_levels(child.stdout)
+        ids = tatham_ids(program, range(1, args.count + 1, args.every), generated)
+        theirs, ours_one = grade_both(program, grade, ids, work)
         ours_each = Tally()
         for game_id in ids:
             child = run_child([grade, "--json", game_id])
@@ -180,6 +198,17 @@ def main() -> int:
                 gen_levels,
             )
         )
+        if args.collection:
+            many = tatham_ids(program, range(1, args.collection + 1), generated)
+            theirs_many, ours_many = grade_both(program, grade, many, work)
+            levels_many = agree(ours_many.levels, theirs_many.levels)
+            label = "collection, ours 1 / Tatham's n"
+            table.append(line(label, len(many), ours_many, theirs_many, levels_many))
+            print(
+                f"    collection of {len(many)}: wall s ours {ours_many.wall:.2f}, Tatham "
+                f"{theirs_many.wall:.2f}; per puzzle cpu s ours {ours_many.cpu / len(many):.4f}, "
+                f"Tatham {theirs_many.cpu / len(many):.4f}"
+            )
         print(
             f"    wall s: grade ours 1 process {ours_one.wall:.2f}, ours per puzzle "
             f"{ours_each.wall:.2f}, Tatham {theirs.wall:.2f}; generate ours {ours_gen.wall:.2f}, "
