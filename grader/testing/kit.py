@@ -430,25 +430,37 @@ class Kit:
     # -- limits ----------------------------------------------------------------------------------
 
     def check_timeout(self) -> None:
-        """``grade --timeout 1`` on the empty puzzle of the family's largest size stops in time
-        with bounded memory."""
+        """``grade --timeout 1`` on the empty puzzle of the family's largest size, without rules
+        and with every rule on (:func:`largest_rule_sets`), stops in time (exit 3 or a
+        finished grade) with bounded memory."""
         size = self.family.largest_size
         if size is None:
             return
-        try:
-            model = self.family.empty_model(size, {})
-        except (FieldProblem, UsageError) as error:
-            raise CheckFailed(f"largest size {size}: {error}") from None
-        path = self.workdir / f"{self.family.name}-largest.json"
-        path.write_text(json.dumps(self.family.to_data(model, model.initial_state())))
-        result = run_script("grade", "--timeout", str(TIMEOUT), str(path))
-        if result.code not in (0, 3):
-            raise CheckFailed(result.describe())
-        cpu = result.cpu_seconds or 0.0
-        if cpu > TIMEOUT + TIMEOUT_SLACK:
-            raise CheckFailed(f"--timeout {TIMEOUT} at {size}: {cpu:.1f} CPU s")
-        if result.max_rss_mb is not None and result.max_rss_mb > TIMEOUT_MEMORY_MB:
-            raise CheckFailed(f"--timeout {TIMEOUT} at {size}: {result.max_rss_mb:.0f} MB")
+        for rules in largest_rule_sets(self.family):
+            where = f"--timeout {TIMEOUT} at {size}" + (f" with rules {rules}" if rules else "")
+            try:
+                model = self.family.empty_model(size, rules)
+            except (FieldProblem, UsageError) as error:
+                raise CheckFailed(f"largest size {size} with rules {rules}: {error}") from None
+            path = self.workdir / f"{self.family.name}-largest-{len(rules)}-rules.json"
+            path.write_text(json.dumps(self.family.to_data(model, model.initial_state())))
+            result = run_script("grade", "--timeout", str(TIMEOUT), str(path))
+            if result.code not in (0, 3):
+                raise CheckFailed(result.describe())
+            cpu = result.cpu_seconds or 0.0
+            if cpu > TIMEOUT + TIMEOUT_SLACK:
+                raise CheckFailed(f"{where}: {cpu:.1f} CPU s")
+            if result.max_rss_mb is not None and result.max_rss_mb > TIMEOUT_MEMORY_MB:
+                raise CheckFailed(f"{where}: {result.max_rss_mb:.0f} MB")
+
+
+def largest_rule_sets(family: Family) -> list[dict[str, Any]]:
+    """The rules ``check_timeout`` grades the largest size with: none, and every rule on
+    (:attr:`~grader.rating.family.Family.largest_rules`) when the family has any."""
+    sets: list[dict[str, Any]] = [{}]
+    if family.largest_rules:
+        sets.append(dict(family.largest_rules))
+    return sets
 
 
 @dataclass
