@@ -198,8 +198,8 @@ class SiteswapRule(LineRule):
 
     def supports(self, masks: Sequence[int], check: Check | None = None) -> list[int] | None:
         """Per cell, the throws some valid run gives it (None: none). With ``nontrivial``, one
-        matching per cell and throw every cell allows (a second on a 40-beat run of 36
-        throws): ``check`` is called before each cell's."""
+        matching per cell and throw every cell allows (an empty 40-beat run: 0.08 CPU s with
+        throws 1-9, 0.9 s with 0-35): ``check`` is called before each cell's."""
         n = self.n
         support = self._site_supports(masks)
         if support is None or not self.nontrivial:
