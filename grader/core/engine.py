@@ -12,14 +12,14 @@ import copy
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from itertools import islice
 
 from grader.core.constraints import spoken
 from grader.core.model import Model, State, is_single
 from grader.core.shared import SharedByKey
 from grader.core.step import Assignment, Contradiction, Step
-from grader.core.technique import Context, EngineTimeout, JointScan, Technique
+from grader.core.technique import Context, EngineTimeout, JointScan, Technique, check_deadline
 
 
 @dataclass
@@ -75,7 +75,10 @@ class Plan:
     """The global techniques :meth:`Engine.settle` runs, cheapest first: those no other one
     settles for (:meth:`Technique.settled_by`)."""
 
-    def __post_init__(self) -> None:
+    deadline: InitVar[float | None] = None
+    """Past it (a ``time.monotonic`` reading) the making stops with :class:`EngineTimeout`."""
+
+    def __post_init__(self, deadline: float | None) -> None:
         globals_ = [t for t in self.techniques if not t.local]
         self.settle_globals = tuple(
             t
@@ -87,23 +90,15 @@ class Plan:
                 for u in globals_
             )
         )
-        per_technique: dict[int, list[tuple[int, ...]]] = {}
-        for var, pairs in enumerate(self.watchers):
-            by_technique: dict[int, list[int]] = {}
-            for ti, ci in pairs:
-                by_technique.setdefault(ti, []).append(ci)
-            for ti, cis in by_technique.items():
-                watched = per_technique.get(ti)
-                if watched is None:
-                    watched = per_technique[ti] = [()] * len(self.watchers)
-                watched[var] = tuple(cis)
-        classes: dict[tuple[tuple[int, ...], ...], list[int]] = {}
-        for ti, watched in sorted(per_technique.items()):
-            classes.setdefault(tuple(watched), []).append(ti)
-        self.watch_classes = [(tuple(tis), watched) for watched, tis in classes.items()]
+        self.watch_classes = classes_of_watchers(self.watchers, deadline)
 
     @classmethod
-    def build(cls, model: Model, techniques: Iterable[Technique]) -> Plan:
+    def build(
+        cls, model: Model, techniques: Iterable[Technique], deadline: float | None = None
+    ) -> Plan:
+        """The plan of ``techniques`` over ``model``; past ``deadline`` (a ``time.monotonic``
+        reading) the making stops with :class:`EngineTimeout` (a 200x200 binairo with distinct
+        lines watches 16 million pairs: tens of seconds)."""
         ordered = tuple(sorted(techniques, key=lambda t: t.cost))
         units: list[list[int] | None] = []
         watchers: list[list[tuple[int, int]]] = [[] for _ in model.variables]
@@ -118,19 +113,47 @@ class Plan:
             ]
             units.append(mine)
             for ci in mine:
+                check_deadline(deadline)
+                pair = (ti, ci)  # one tuple shared by every variable it watches
                 for var in set(technique.scope(model.constraints[ci], model)):
-                    watchers[var].append((ti, ci))
+                    watchers[var].append(pair)
         by_unit: dict[int, list[Technique]] = {}
         for ti, mine in enumerate(units):
             for ci in mine or ():
                 by_unit.setdefault(ci, []).append(ordered[ti])
-        unit_watchers = [sorted({ci for _, ci in pairs}) for pairs in watchers]
+        unit_watchers = []
+        for pairs in watchers:
+            check_deadline(deadline)
+            unit_watchers.append(sorted({ci for _, ci in pairs}))
         joint = {}
         for ci, scanners in by_unit.items():
             scan = scanners[0].joint_scan(model.constraints[ci], scanners)
             if scan is not None:
                 joint[ci] = scan
-        return cls(ordered, units, watchers, dict(sorted(by_unit.items())), unit_watchers, joint)
+        by_unit = dict(sorted(by_unit.items()))
+        return cls(ordered, units, watchers, by_unit, unit_watchers, joint, deadline=deadline)
+
+
+def classes_of_watchers(
+    watchers: Sequence[Sequence[tuple[int, int]]], deadline: float | None = None
+) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+    """The techniques that watch alike (:attr:`Plan.watch_classes`) from the watchers of every
+    variable; past ``deadline`` it stops with :class:`EngineTimeout`."""
+    per_technique: dict[int, list[tuple[int, ...]]] = {}
+    for var, pairs in enumerate(watchers):
+        check_deadline(deadline)
+        by_technique: dict[int, list[int]] = {}
+        for ti, ci in pairs:
+            by_technique.setdefault(ti, []).append(ci)
+        for ti, cis in by_technique.items():
+            watched = per_technique.get(ti)
+            if watched is None:
+                watched = per_technique[ti] = [()] * len(watchers)
+            watched[var] = tuple(cis)
+    classes: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+    for ti, watched in sorted(per_technique.items()):
+        classes.setdefault(tuple(watched), []).append(ti)
+    return [(tuple(tis), watched) for watched, tis in classes.items()]
 
 
 def apply_step(state: State, step: Step) -> tuple[list[int], int | None]:
@@ -215,6 +238,11 @@ _SHARED_PLANS: SharedByKey[Plan] = SharedByKey(32)
 """Plans kept for models of the same key (least recently used dropped)."""
 
 
+def plan_key(techniques: Iterable[Technique]) -> tuple[str, ...]:
+    """What tells plans apart over one model: each technique's class, name, cost and level."""
+    return tuple(sorted(f"{type(t).__qualname__}:{t.name}@{t.cost}:{t.level}" for t in techniques))
+
+
 class Engine:
     """Runs techniques over a model, cheapest first."""
 
@@ -240,23 +268,37 @@ class Engine:
         """Look for visible rule breaks after every step. Only a puzzle known to have a solution
         may skip this (sound steps never break a rule there); lookahead always verifies."""
         self._plans: dict[tuple[str, ...], Plan] = model.memo.setdefault("plans", {})
-        self.plan = self._plan_for(list(techniques))
+        self._wanted = list(techniques)
+        self._plan: Plan | None = self._plans.get(plan_key(self._wanted))
+
+    @property
+    def plan(self) -> Plan:
+        """The plan of the engine's techniques, made on first use (it may take long on a big
+        model: past the deadline its making raises :class:`EngineTimeout`)."""
+        if self._plan is None:
+            self._plan = self._plan_for(self._wanted)
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: Plan) -> None:
+        self._plan = plan
 
     @property
     def techniques(self) -> tuple[Technique, ...]:
-        return self.plan.techniques
+        """The techniques, cheapest first (as the plan orders them, without making it)."""
+        if self._plan is None:
+            return tuple(sorted(self._wanted, key=lambda t: t.cost))
+        return self._plan.techniques
 
     def _plan_for(self, techniques: list[Technique]) -> Plan:
         """The plan of these techniques over this model: kept on the model, and shared by
         models of the same key (the same constraints: every 9x9 sudoku), as building one costs
         more than grading an easy puzzle (techniques keep no state between runs)."""
-        key = tuple(
-            sorted(f"{type(t).__qualname__}:{t.name}@{t.cost}:{t.level}" for t in techniques)
-        )
+        key = plan_key(techniques)
         plan = self._plans.get(key)
         if plan is None:
             plan = _SHARED_PLANS.get(
-                (self.model.key, key), lambda: Plan.build(self.model, techniques)
+                (self.model.key, key), lambda: Plan.build(self.model, techniques, self.deadline)
             )
             self._plans[key] = plan
         return plan
@@ -267,7 +309,8 @@ class Engine:
         own list of known solutions and rule checks after every step."""
         sub = copy.copy(self)
         sub.verify = True
-        sub.plan = self._plan_for(list(techniques))
+        sub._wanted = list(techniques)
+        sub.plan = self._plan_for(sub._wanted)
         return sub
 
     def learn_solution(self, state: State) -> None:
@@ -339,7 +382,10 @@ class Engine:
         """
         started = time.monotonic()
         state = list(state)
-        plan = self.plan
+        try:
+            plan = self.plan
+        except EngineTimeout:
+            return Run([], state, "timeout", None, time.monotonic() - started)
         model = self.model
         steps: list[Step] = []
         waves: list[int] = []
@@ -495,7 +541,10 @@ class Engine:
         """
         started = time.monotonic()
         state = state.copy() if isinstance(state, bytearray) else list(state)
-        plan = self.plan
+        try:
+            plan = self.plan
+        except EngineTimeout:
+            return Run([], state, "timeout", None, time.monotonic() - started)
         model = self.model
         constraints = model.constraints
         by_unit = plan.by_unit

@@ -350,6 +350,8 @@ def search_for(model: Model, deadline: float | None = None) -> ExactSearch:
     if search is not None:
         cache.move_to_end(model.key)
         return search
+    if deadline is not None and time.monotonic() > deadline:
+        raise SearchTimeout  # before the encoding's first steps (40000 cells' one-hot clauses)
     search = ExactSearch(model, deadline)
     cache[model.key] = search
     while len(cache) > _CACHE_SIZE:

@@ -13,6 +13,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from grader.core.model import values_of
+from grader.core.technique import Check
 
 if TYPE_CHECKING:
     from grader.core.exact import CnfBuilder
@@ -36,10 +37,10 @@ class LineRule:
 
     # -- derived passes ---------------------------------------------------------------------
 
-    def cached_supports(self, masks: Sequence[int]) -> list[int] | None:
+    def cached_supports(self, masks: Sequence[int], check: Check | None = None) -> list[int] | None:
         """:meth:`supports`, remembered per mask tuple (lines repeat a lot during a solve, and
         the puzzles of a file share their unsigned lines' rules: one read, as another thread
-        may clear the cache between a test and a read)."""
+        may clear the cache between a test and a read). ``check`` as for :meth:`supports`."""
         cache = self.__dict__.setdefault("_support_cache", {})
         key = tuple(masks)
         found = cache.get(key, _MISSING)
@@ -47,7 +48,7 @@ class LineRule:
             return found  # type: ignore[return-value]
         if len(cache) > 50_000:
             cache.clear()
-        result = cache[key] = self.supports(key)
+        result = cache[key] = self.supports(key, check)
         return result
 
     def __getstate__(self) -> dict:
@@ -57,9 +58,13 @@ class LineRule:
         state.pop("_support_cache", None)
         return state
 
-    def supports(self, masks: Sequence[int]) -> list[int] | None:
-        """For each cell, the values it takes in at least one valid completion; None if none."""
-        forward = self._forward(masks)
+    def supports(self, masks: Sequence[int], check: Check | None = None) -> list[int] | None:
+        """For each cell, the values it takes in at least one valid completion; None if none.
+
+        ``check``: called now and then by a pass that may take long (a long run of many
+        throws); it raises to stop the pass (the engine's deadline). This generic pass calls
+        it once per cell."""
+        forward = self._forward(masks, check)
         if forward is None:
             return None
         n = len(masks)
@@ -68,6 +73,8 @@ class LineRule:
             return None
         result = [0] * n
         for i in range(n - 1, -1, -1):
+            if check is not None:
+                check()
             previous_alive = set()
             support = 0
             for s in forward[i]:
@@ -158,9 +165,13 @@ class LineRule:
             if not self.accepts(s):
                 cnf.add([-s_lit])
 
-    def _forward(self, masks: Sequence[int]) -> list[set[AutomatonState]] | None:
+    def _forward(
+        self, masks: Sequence[int], check: Check | None = None
+    ) -> list[set[AutomatonState]] | None:
         layers = [{self.start()}]
         for i, mask in enumerate(masks):
+            if check is not None:
+                check()
             nxt = set()
             for s in layers[-1]:
                 for value in values_of(mask):

@@ -32,6 +32,17 @@ class EngineTimeout(Exception):
     """The time given to the techniques ran out."""
 
 
+Check = Callable[[], None]
+"""Called now and then by a long pass or making; raises :class:`EngineTimeout` to stop it (as
+:meth:`Context.check_time` does past the engine's deadline)."""
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise :class:`EngineTimeout` once ``deadline`` (a ``time.monotonic`` reading) is past."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise EngineTimeout
+
+
 @dataclass
 class Context:
     """What a technique sees: the model, the current state, and the engine for lookahead."""
@@ -63,9 +74,8 @@ class Context:
         return self.engine.solutions[0] if self.engine.solutions else None
 
     def check_time(self) -> None:
-        deadline = self.engine.deadline
-        if deadline is not None and time.monotonic() > deadline:
-            raise EngineTimeout
+        """Raise :class:`EngineTimeout` once the engine's deadline is past."""
+        check_deadline(self.engine.deadline)
 
 
 class Technique:

@@ -121,6 +121,11 @@ class Family:
     """The size (rows, cols) ``grader generate`` makes when ``--size`` is not given."""
     largest_size: ClassVar[tuple[int, int] | None] = None
     """The largest size (rows, cols) a file may have; ``--timeout`` must hold there."""
+    largest_rules: ClassVar[Mapping[str, Any]] = {}
+    """The rules (a file's ``rules``, options of :attr:`options`) that make a puzzle of
+    :attr:`largest_size` the most work: every rule switched on that the size allows, every
+    range at its widest. ``--timeout`` must hold there with them too (the conformance kit's
+    ``check_timeout``); empty when the family has no such rule."""
     options: ClassVar[Mapping[str, str]] = {}
     """The family's options (a file's ``rules``, ``generate --rule KEY=VALUE``): name → meaning."""
 

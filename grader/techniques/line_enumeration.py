@@ -60,7 +60,7 @@ class LineEnumeration(Technique):
         masks = constraint.masks(state)
         if all(is_single(m) for m in masks):
             return
-        support = constraint.rule.cached_supports(masks)
+        support = constraint.rule.cached_supports(masks, ctx.check_time)
         if support is None:
             yield self.make(
                 contradiction=f"{constraint.label} has no valid completion", unit=constraint.label

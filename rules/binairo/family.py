@@ -30,6 +30,7 @@ class Binairo(Family):
     title = "Binairo (Takuzu, Unruly)"
     default_size = (8, 8)
     largest_size = (200, 200)
+    largest_rules = {"unique_lines": True}  # noqa: RUF012
     options = {  # noqa: RUF012
         "unique_lines": "no two rows and no two columns are equal (true/false)"
     }

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from grader.core.explain import number_word
 from grader.core.lines import LineRule
+from grader.core.technique import Check
 
 if TYPE_CHECKING:
     from grader.core.exact import CnfBuilder
@@ -170,8 +171,9 @@ class BalancedLine(LineRule):
 
     # -- fast exact pass ------------------------------------------------------------------------
 
-    def supports(self, masks: Sequence[int]) -> list[int] | None:
-        """Per cell, the values some valid completion gives it (None: no completion)."""
+    def supports(self, masks: Sequence[int], check: Check | None = None) -> list[int] | None:
+        """Per cell, the values some valid completion gives it (None: no completion); both
+        passes are linear in the line's length, so ``check`` is not called."""
         if self.length <= TABLE_MAX:
             return self.supports_by_table(masks)
         return self.supports_by_runs(masks)

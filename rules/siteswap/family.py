@@ -100,6 +100,9 @@ class Siteswap(Family):
     title = "Siteswap grid"
     default_size = (3, 4)
     largest_size = (40, 40)
+    largest_rules = {"throws": [0, 35], "nontrivial": True, "distinct": True}  # noqa: RUF012
+    """Without latin and boxes: they need runs and boxes no longer than the throw range (36
+    throws at most), which rules out 40x40."""
     options = {  # noqa: RUF012
         "throws": "[lowest, highest] throw, 0-35 (default [1, 9])",
         "latin": "no throw twice in a run",

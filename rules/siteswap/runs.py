@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from grader.core.constraints import VALUE
 from grader.core.lines import AutomatonState, LineRule
 from grader.core.model import is_single, single_value, values_of
+from grader.core.technique import Check
 
 if TYPE_CHECKING:
     from grader.core.exact import CnfBuilder
@@ -195,7 +196,10 @@ class SiteswapRule(LineRule):
 
     # -- exact passes --------------------------------------------------------------------------
 
-    def supports(self, masks: Sequence[int]) -> list[int] | None:
+    def supports(self, masks: Sequence[int], check: Check | None = None) -> list[int] | None:
+        """Per cell, the throws some valid run gives it (None: none). With ``nontrivial``, one
+        matching per cell and throw every cell allows (an empty 40-beat run: 0.08 CPU s with
+        throws 1-9, 0.9 s with 0-35): ``check`` is called before each cell's."""
         n = self.n
         support = self._site_supports(masks)
         if support is None or not self.nontrivial:
@@ -207,6 +211,8 @@ class SiteswapRule(LineRule):
             # The constant run c...c is valid but forbidden: keep c at i only if another
             # completion with a_i = c exists, i.e. one where some other cell differs from c.
             for i in range(n):
+                if check is not None:
+                    check()
                 fixed = list(masks)
                 fixed[i] = 1 << c
                 other = self._site_supports(fixed)

@@ -628,7 +628,9 @@ class ChainSearch:
         found = self.link_memo.get(("reach",))
         if found is None:
             g = self.grid
-            found = StaticReach(g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V)
+            found = StaticReach(
+                g.cand, g.vmask, g.hpos, self.peer_masks, self.cover_of_var, self.V, self.check_time
+            )
             self.link_memo[("reach",)] = found
         assert isinstance(found, StaticReach)
         return found

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from grader.core.model import values_of
+from grader.core.technique import Check
 
 
 class StaticReach:
@@ -32,7 +33,11 @@ class StaticReach:
     ``2k + 1`` (on); ``reach[component[p]]`` is the bitset of the potentials p leads to
     (itself included)."""
 
-    def __init__(self, cand, vmask, hpos, peer_masks, cover_of_var, V: int) -> None:
+    def __init__(
+        self, cand, vmask, hpos, peer_masks, cover_of_var, V: int, check: Check | None = None
+    ) -> None:
+        """``check``: called now and then (once per candidate, once per component); it raises
+        to stop the making (the engine's deadline: an empty 25x25 grid takes seconds)."""
         index: dict[int, int] = {}  # var * V + value -> candidate number
         for var, mask in enumerate(cand):
             for v in values_of(mask):
@@ -42,6 +47,8 @@ class StaticReach:
         self.cand, self.vmask, self.peer_masks, self.V = cand, vmask, peer_masks, V
         links: list[list[int]] = []
         for key in index:
+            if check is not None:
+                check()
             var, v = divmod(key, V)
             others = cand[var] & ~(1 << v)
             off_links = []  # not this candidate: what turns on
@@ -60,7 +67,7 @@ class StaticReach:
                 peers ^= low
             links.append(off_links)
             links.append(on_links)
-        self.component, self.reach = _reaches(links)
+        self.component, self.reach = _reaches(links, check)
         self._forcing: bool | None = None
         self._cycling: set[int] | None = None
 
@@ -179,9 +186,10 @@ class StaticReach:
         return placements, eliminations
 
 
-def _reaches(links: list[list[int]]) -> tuple[list[int], list[int]]:
+def _reaches(links: list[list[int]], check: Check | None = None) -> tuple[list[int], list[int]]:
     """Strongly connected components (Tarjan's, without recursion), numbered as they close
-    (successors first), and each one's reach as a bitset of nodes."""
+    (successors first), and each one's reach as a bitset of nodes. ``check`` is called as
+    each component closes."""
     n = len(links)
     order = [-1] * n
     low = [0] * n
@@ -217,6 +225,8 @@ def _reaches(links: list[list[int]]) -> tuple[list[int], list[int]]:
                     low[parent] = low[node]
             if low[node] != order[node]:
                 continue
+            if check is not None:
+                check()
             c = len(reach)
             members = 0
             while True:
