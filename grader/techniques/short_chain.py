@@ -212,21 +212,27 @@ class ShortContradiction(Technique):
             | ({emptied} if emptied is not None else set()),
             nodes=tuple(chain.nodes),
             links=tuple(chain.links),
-            contradiction=self.broken_rule(step, model),
+            contradiction=self.what_broke(step, model),
             unit_labels=tuple(label for label, _reason in step.data["broken"][:1]),
         )
 
     @staticmethod
-    def broken_rule(step: Step, model: Model) -> str:
-        """What broke, from the step's data alone: a rule and why, or a cell left empty."""
-        if step.data["broken"]:
-            label, reason = step.data["broken"][0]
-            return f"{label} {spoken(reason, model)}"
-        emptied = step.data["emptied"]
-        clash = step.data["clash"]
+    def broken_rule(step: Step, model: Model) -> str | None:
+        """The rule visibly broken after the last round, and why (None when none was)."""
+        if not step.data["broken"]:
+            return None
+        label, reason = step.data["broken"][0]
+        return f"{label} {spoken(reason, model)}"
+
+    def what_broke(self, step: Step, model: Model) -> str:
+        """What broke, from the step's data alone: a rule, a cell left empty, or the last
+        round's move that found the contradiction itself."""
+        emptied, clash = step.data["emptied"], step.data["clash"]
+        if (rule := self.broken_rule(step, model)) is not None:
+            return rule
         if emptied is not None:
             return f"{model.name(emptied)} could hold nothing"
-        return f"{clash[0].technique} finds a contradiction" if clash else "a contradiction"
+        return (clash[0].contradiction if clash else None) or "a contradiction"
 
     def explain(self, step: Step, ex: Explainer) -> str:
         var, value = step.data["assume"]
@@ -238,9 +244,8 @@ class ShortContradiction(Technique):
     @staticmethod
     def ending(step: Step, ex: Explainer) -> str:
         """What broke, in the rule's or the moves' own words."""
-        if step.data["broken"]:
-            label, reason = step.data["broken"][0]
-            return f"{label} {spoken(reason, ex.model)}"
+        if (rule := ShortContradiction.broken_rule(step, ex.model)) is not None:
+            return rule
         clash = step.data["clash"]
         emptied = step.data["emptied"]
         if emptied is None:  # a move of the last round found the contradiction itself
