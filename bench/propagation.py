@@ -8,8 +8,7 @@ chains until stuck; on each stuck grid ``ChainSearch.propagate`` then runs from 
 every propagation's outcome (potentials, node counts, parents, causes, contradiction), so a
 change to the propagation is shown to leave its results alone. Nesting 0 runs compiled when
 numba is there (``rules/sudoku/chains/propagation_jit.py``); ``GRADER_NO_JIT=1`` times the Python
-one.
-Loading and the stuck grids are left out of the time. With ``--against`` both checkouts take
+one. Loading and the stuck grids are left out of the time. With ``--against`` both checkouts take
 turns for ``--rounds`` rounds and each side's least time counts: the measure for a change of a
 few per cent in the chains' inner loop, which whole-puzzle timings on a shared machine cannot
 see.

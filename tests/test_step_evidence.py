@@ -111,7 +111,10 @@ def test_every_technique_example_gives_its_evidence(name, technique):
     ex = Explainer(wave.puzzle.model, wave.techniques)
     validator = Draft202012Validator(EVIDENCE_SCHEMA)
     for step in wave.run.steps:
-        shown = ex.evidence_dict(ex.evidence(step))
+        evidence = ex.evidence(step)
+        # units are named, so the report lists and the picture outlines the same ones
+        assert bool(evidence.unit_labels) == bool(evidence.units), technique
+        shown = ex.evidence_dict(evidence)
         assert list(validator.iter_errors(shown)) == []
         for evidence in every_evidence(shown):
             read = set(evidence["cells"])
@@ -120,21 +123,34 @@ def test_every_technique_example_gives_its_evidence(name, technique):
                 assert set(evidence.get(role, [])) <= read, technique
         chains = step.data.get("chains")
         if chains and step.data.get("values"):
-            assert_links_follow_chains(shown, chains, step.data["values"], ex)
+            V, fired = step.data["values"], ex.by_name[step.technique]
+            assert_links_follow_chains(shown, chains, V, ex, fired.mode in ("static", "multiple"))
+            nested = step.data.get("nested", ())
+            assert len(shown.get("inner", [])) == len(nested)
+            for inner, hint in zip(shown.get("inner", []), nested, strict=True):
+                static = hint["rule"] in ("static", "multiple")
+                assert_links_follow_chains(inner, hint["chains"], V, ex, static)
 
 
-def assert_links_follow_chains(shown: dict, chains, V: int, ex) -> None:
+def assert_links_follow_chains(shown: dict, chains, V: int, ex, static: bool) -> None:
+    """The links are exactly the chains' consecutive candidates, each once, of the kind its
+    two ends give: on to off weak; off to on strong in static chains, else an implication;
+    the rest implications."""
     nodes = [(n["cell"], n["value"], n["on"]) for n in shown["nodes"]]
-    links = {(a, b): kind for a, b, kind in shown["links"]}
+    expected: dict[tuple[int, int], str] = {}
     for chain in chains:
         met = [(ex.cell((p >> 1) // V), ex.value((p >> 1) % V), bool(p & 1)) for p in chain]
         for before, after in pairwise(met):
-            kind = links[nodes.index(before), nodes.index(after)]
             if before[2] and not after[2]:
-                assert kind == "weak"
-            elif not before[2] and not after[2]:
-                assert kind == "implies"
-    assert len(links) <= sum(len(c) - 1 for c in chains)
+                kind = "weak"
+            elif not before[2] and after[2] and static:
+                kind = "strong"
+            else:
+                kind = "implies"
+            expected.setdefault((nodes.index(before), nodes.index(after)), kind)
+    assert [(a, b, kind) for a, b, kind in shown["links"]] == [
+        (a, b, kind) for (a, b), kind in expected.items()
+    ]
 
 
 def test_a_forcing_x_chain_gives_its_nodes_and_links():
@@ -155,3 +171,42 @@ def test_a_forcing_x_chain_gives_its_nodes_and_links():
     kinds = [kind for _a, _b, kind in shown["links"]]
     assert len(kinds) == len(chain) - 1
     assert set(kinds) <= {"weak", "strong"} and "weak" in kinds and "strong" in kinds
+
+
+def test_a_nested_static_chain_links_off_to_on_as_strong():
+    """A hint nested by a static search, single ("static") or multiple ("multiple"), is a
+    static chain: its off to on links are strong, as the outer static chain's are."""
+    from grader.core.step import Step
+    from grader.rating.registry import get_family
+    from rules.sudoku.chains.chaining import ChainTechnique
+
+    family = get_family("sudoku")
+    model = family.empty_model((9, 9), {})
+    V = 9
+
+    def pid(var: int, value: int, on: bool) -> int:
+        return (var * V + value) << 1 | on
+
+    chain = [pid(0, 6, True), pid(3, 6, False), pid(13, 6, True)]  # r1c1=7 → r1c4≠7 → r2c5=7
+    nested = [
+        {
+            "rule": rule,
+            "kind": "x",
+            "nodes": 3,
+            "rating": 6.6,
+            "eliminations": [],
+            "chains": [chain],
+        }
+        for rule in ("static", "multiple", "dynamic")
+    ]
+    step = Step(
+        "nested-forcing-chains",
+        9.5,
+        eliminations=((1, 6),),
+        data={"values": V, "chains": [chain], "nested": nested},
+    )
+    technique = ChainTechnique(9.5, "extreme", "nested-forcing-chains", "dynamic", 2)
+    evidence = technique.evidence(step, model)
+    assert [link.kind for link in evidence.links] == ["weak", "implies"]
+    kinds = [[link.kind for link in inner.links] for inner in evidence.inner]
+    assert kinds == [["weak", "strong"], ["weak", "strong"], ["weak", "implies"]]

@@ -252,8 +252,7 @@ PLAN_DECIDES = (
     "max_attempts", "costs", "force",
 )  # fmt: skip
 """The options a plan run ignores: its rows say what to make (``grader.generation.plan.PlanRow``),
-and
-its puzzles go to --bank only. --bank, --workers, --dask, --timeout and --progress apply."""
+and its puzzles go to --bank only. --bank, --workers, --dask, --timeout and --progress apply."""
 
 
 def _given_options(ctx: typer.Context, names: tuple[str, ...]) -> list[str]:

@@ -1,8 +1,7 @@
 """Effort: how much work a solve asks of a person, from the shape of the solve.
 
 A solve is a sequence of waves (:attr:`grader.core.engine.Run.waves`): each wave holds every move
-the
-cheapest productive technique offers on one state, and is priced at its dearest move's cost (a
+the cheapest productive technique offers on one state, and is priced at its dearest move's cost (a
 move may cost more than its technique, as lookahead does with a long chain). A person makes
 those moves one at a time; while k of them are still open, finding one costs about ``1 / k`` of
 what finding a lone one does (ten easy moves on the board are easier to spot one of than a

@@ -156,14 +156,6 @@ def assumption_of(data: object, count: int) -> Node | None:
     return Node(var, value, True)
 
 
-def labels_of(model: Model, variables: Iterable[int]) -> tuple[str, ...]:
-    """The labels of the constraints whose variables are all among ``variables``, in the
-    model's order: the units a set of unit variables was made of."""
-    within = set(variables)
-    found = [c.label for c in model.constraints if c.vars and set(c.vars) <= within]
-    return tuple(dict.fromkeys(found))
-
-
 class NodeList:
     """Nodes met in order, each once, and the links between them, each once."""
 

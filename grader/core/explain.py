@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from grader.core.evidence import Evidence, Node, default_evidence, labels_of
+from grader.core.evidence import Evidence, Node, default_evidence
 from grader.core.model import Model, values_of
 from grader.core.step import Contradiction, Step
 from grader.core.technique import Technique
@@ -17,6 +17,7 @@ class Explainer:
     def __init__(self, model: Model, techniques: Iterable[Technique]) -> None:
         self.model = model
         self.by_name = {t.name: t for t in techniques}
+        self._evidence: dict[int, tuple[Step, Evidence]] = {}
 
     def cell(self, var: int) -> str:
         return self.model.name(var)
@@ -80,11 +81,18 @@ class Explainer:
         return contradiction.reason
 
     def evidence(self, step: Step) -> Evidence:
-        """The step's evidence, as its technique reads it."""
+        """The step's evidence, as its technique reads it (once per step: the JSON trace and
+        the pictures of one report share it)."""
+        known = self._evidence.get(id(step))
+        if known is not None and known[0] is step:
+            return known[1]
         technique = self.by_name.get(step.technique)
         if technique is None:
-            return default_evidence(step, self.model)
-        return technique.evidence(step, self.model)
+            found = default_evidence(step, self.model)
+        else:
+            found = technique.evidence(step, self.model)
+        self._evidence[id(step)] = (step, found)
+        return found
 
     def node_dict(self, node: Node) -> dict[str, Any]:
         return {"cell": self.cell(node.var), "value": self.value(node.value), "on": node.on}
@@ -95,10 +103,9 @@ class Explainer:
         always; ``nodes``, ``links``, ``assumption``, ``contradiction``, the roles (``pivot``,
         ``pincers``, ``base``, ``cover``...) and ``inner`` where the technique has them."""
         read = evidence.used or evidence.units or evidence.changed
-        labels = evidence.unit_labels or labels_of(self.model, evidence.units)
         out: dict[str, Any] = {
             "cells": [self.cell(v) for v in sorted(read)],
-            "units": list(labels),
+            "units": list(evidence.unit_labels),
         }
         if evidence.nodes:
             out["nodes"] = [self.node_dict(n) for n in evidence.nodes]

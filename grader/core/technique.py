@@ -60,9 +60,8 @@ class Context:
     stated: set[int] | None = None
     """The variables a step or the puzzle has stated (given or placed), when the run tracks
     them (:meth:`grader.core.engine.Engine.run` given ``stated``): a variable left with one
-    candidate
-    by eliminations is then still to be placed by a step. None: a variable with one candidate
-    that nothing else still holds counts as done."""
+    candidate by eliminations is then still to be placed by a step. None: a variable with one
+    candidate that nothing else still holds counts as done."""
     settle: bool = False
     """Whether the caller keeps no steps (:meth:`grader.core.engine.Engine.settle`): a technique may
     then reach the same conclusions by a cheaper route (e.g. lookahead that propagates its

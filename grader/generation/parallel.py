@@ -5,12 +5,10 @@ Puzzle ``index`` of a run depends on the request and the index only
 ``random.Random(f"{seed}:{index}:{a}")``), so workers compute indexes wherever they run and the
 parent takes their outcomes in index order through the same
 :class:`~grader.generation.generator.Selection` as one core: the first ``count`` distinct puzzles,
-one
-more index asked for each duplicate. The parent never asks for more indexes than the puzzles
+one more index asked for each duplicate. The parent never asks for more indexes than the puzzles
 still wanted, so no work is thrown away unless a puzzle duplicates an earlier one. Executors
 are those of ``grader batch`` (:func:`grader.storage.batch._executor`): a local process pool, or a
-Dask
-``distributed`` client's ``concurrent.futures`` executor.
+Dask ``distributed`` client's ``concurrent.futures`` executor.
 
 When the time runs out or Ctrl-C stops the run, the puzzles the workers finished are still
 given, in index order (there may then be gaps in the indexes); Ctrl-C is raised again after.

@@ -211,7 +211,10 @@ def puzzle_html(grade: Grade, anchor: str, budget: _Budget, candidates: bool = T
             f'data-label="step {number}: {escape(step.technique)}">'
         )
         if budget.take(size):
-            board = step_board(puzzle, before, step, by_name.get(step.technique), stated=stated)
+            technique = by_name.get(step.technique)
+            board = step_board(
+                puzzle, before, step, technique, stated=stated, evidence=ex.evidence(step)
+            )
             out.append(board_svg(board, candidates))
         else:
             omitted += 1

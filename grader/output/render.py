@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
-from grader.core.evidence import Evidence
+from grader.core.evidence import Evidence, constraints_by_label
+from grader.core.explain import Explainer
 from grader.core.model import State
 from grader.core.step import Step
 from grader.core.technique import Technique
@@ -585,8 +586,7 @@ def highlight(board: Board, puzzle: Puzzle, roles: dict[str, Iterable[int]]) -> 
 
     A variable marks the cells its family says it covers
     (:meth:`~grader.rating.family.Family.variable_cells`: a path puzzle's edge, both its cells).
-    Units
-    are regions of cells: they mark the cells of their one-cell variables when they have any,
+    Units are regions of cells: they mark the cells of their one-cell variables when they have any,
     not the far ends of the edges a path puzzle's row clue also reads."""
     model, cells_of = puzzle.model, puzzle.family.variable_cells
     for role in HIGHLIGHT_ORDER:
@@ -607,18 +607,14 @@ def step_board(
     technique: Technique | None,
     title: str = "",
     stated: Collection[int] | None = None,
+    evidence: Evidence | None = None,
 ) -> Board:
-    """The board before ``step`` drawn from its evidence: the cells it used and changed
-    highlighted, the units it read outlined, what it places and strikes out, and its chain's
-    links (``stated``: see :func:`puzzle_board`)."""
-    from grader.core.evidence import default_evidence
-
+    """The board before ``step`` drawn from its evidence (``evidence``: when the caller has
+    it already): the cells it used and changed highlighted, the units it read outlined, what
+    it places and strikes out, and its chain's links (``stated``: see :func:`puzzle_board`)."""
     board = puzzle_board(puzzle, state, title, stated)
-    evidence = (
-        technique.evidence(step, puzzle.model)
-        if technique is not None
-        else default_evidence(step, puzzle.model)
-    )
+    if evidence is None:
+        evidence = Explainer(puzzle.model, [technique] if technique else []).evidence(step)
     highlight(
         board,
         puzzle,
@@ -651,8 +647,6 @@ def draw_evidence(board: Board, puzzle: Puzzle, step: Step, evidence: Evidence) 
 def unit_outlines(puzzle: Puzzle, evidence: Evidence) -> list[tuple[str, tuple[Cell, ...]]]:
     """The units a step read, each as its role (``unit``, or a fish's ``base`` and ``cover``)
     and its cells (those of its one-cell variables when it has any, as :func:`highlight`)."""
-    from grader.core.evidence import constraints_by_label
-
     model, cells_of = puzzle.model, puzzle.family.variable_cells
     labels = constraints_by_label(model)
     roles = {label: role for role, names in evidence.unit_roles for label in names}

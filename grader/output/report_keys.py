@@ -1,6 +1,5 @@
 """The keys of the JSON report (``grade --json``, :meth:`grader.rating.grading.Grade.to_dict`) and
-what
-each one means, for the manual. ``tests/test_docs.py`` checks that every key a report of every
+what each one means, for the manual. ``tests/test_docs.py`` checks that every key a report of every
 family writes is here."""
 
 from __future__ import annotations

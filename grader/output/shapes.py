@@ -103,11 +103,6 @@ class Drawing:
 
 
 # ---------------------------------------------------------------------------------------------
-# layout: Board -> Drawing
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # SVG
 # ---------------------------------------------------------------------------------------------
 
@@ -225,7 +220,7 @@ def draw_on(axes, drawing: Drawing, scale: float = 1.0) -> None:
     """Paint the drawing into matplotlib ``axes`` (line widths and fonts times ``scale``).
 
     The axes get the drawing's coordinates (y downwards) and no frame, so several boards can
-    share one figure (see :func:`boards_figure`).
+    share one figure (see :func:`grader.output.render.boards_figure`).
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle

@@ -142,7 +142,11 @@ class Grade:
         return shown_state(self.puzzle, self.run.state, self.run.stated)
 
     def explainer(self) -> Explainer:
-        return Explainer(self.puzzle.model, self.techniques)
+        """The explainer of this grade's steps, made once (it keeps each step's evidence)."""
+        made = self.__dict__.get("_explainer")
+        if made is None:
+            made = self.__dict__["_explainer"] = Explainer(self.puzzle.model, self.techniques)
+        return made
 
     def settings(self) -> dict[str, Any]:
         return settings_of(self.techniques, self.options)

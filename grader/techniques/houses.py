@@ -218,8 +218,7 @@ def crossed_out(model: Model, state: State) -> State:
 def stated_givens(model: Model, givens: State) -> set[int] | None:
     """The cells a puzzle states, for a family that places every other cell by a step (see
     :meth:`grader.rating.family.Family.stated_cells`): its givens, when the model has houses and
-    each
-    holds every value of its cells (a full house or hidden single can then place any cell);
+    each holds every value of its cells (a full house or hidden single can then place any cell);
     None when a house may lack values (a siteswap run cut short) or there is none."""
     houses = houses_of(model)
     if not houses.cells or not all(houses.covering):
@@ -376,7 +375,10 @@ class NakedSingle(Technique):
         cell = step.data["cell"]
         units = frozenset(v for h in houses.of_var[cell] for v in houses.cells[h])
         return Evidence(
-            used=frozenset((cell,)), units=units, changed=frozenset(step.changed_vars())
+            used=frozenset((cell,)),
+            units=units,
+            changed=frozenset(step.changed_vars()),
+            unit_labels=tuple(houses.labels[h] for h in sorted(houses.of_var[cell])),
         )
 
 

@@ -2,8 +2,7 @@
 
 Depth 1 propagates with every technique cheaper than itself that makes no assumption (see
 :attr:`~grader.core.technique.Technique.assumptions`); depth d may nest lookaheads and other trials
-up
-to depth d - 1 inside. At depth 1 one step removes every assumption that fails
+up to depth d - 1 inside. At depth 1 one step removes every assumption that fails
 with the shortest chain, as a person would see the simplest contradictions, and shows the
 chain of the first; deeper, one step removes every assumption that fails and shows the chain
 of the first (assumptions are tried on cells with fewest candidates first), as recording a

@@ -18,7 +18,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from grader.core.constraints import spoken
-from grader.core.evidence import Evidence, Node, default_evidence, trial_chain
+from grader.core.evidence import (
+    Evidence,
+    Node,
+    constraints_by_label,
+    default_evidence,
+    trial_chain,
+)
 from grader.core.explain import Explainer
 from grader.core.model import Model, State, is_single, single_value, values_of
 from grader.core.step import Step
@@ -206,14 +212,14 @@ class ShortContradiction(Technique):
         forced = [Node(var, value, True) for var, value in step.data["forced"]]
         chain = trial_chain(found.assumption, [((), forced)])
         emptied = step.data["emptied"]
+        broken = tuple(label for label, _reason in step.data["broken"][:1])
         return found.with_(
-            used=found.used
-            | {found.assumption.var}
-            | ({emptied} if emptied is not None else set()),
+            used=found.used | ({emptied} if emptied is not None else set()),
             nodes=tuple(chain.nodes),
             links=tuple(chain.links),
             contradiction=self.what_broke(step, model),
-            unit_labels=tuple(label for label, _reason in step.data["broken"][:1]),
+            units=frozenset(v for label in broken for v in constraints_by_label(model)[label]),
+            unit_labels=broken,
         )
 
     @staticmethod

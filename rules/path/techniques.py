@@ -591,7 +591,10 @@ class Pocket(Technique):
             allowed_nodes |= nodes
             allowed_vars |= {graph[a][b] for a, b in block}
         if not allowed_nodes:
-            yield self.make(contradiction="no circuit through the doors holds every path cell")
+            yield self.make(
+                contradiction="no circuit through the doors holds every path cell",
+                cells=[node_var(geo, n) for n in needed if n != OUTSIDE],
+            )
             return
         pockets = set(graph) - allowed_nodes - {OUTSIDE}
         out = removals(geo, state, pockets)
@@ -617,9 +620,10 @@ class Pocket(Technique):
         return "the path could go in there only through a single cell or edge and not come back out"
 
     def evidence(self, step: Step, model: Model) -> Evidence:
-        """The cells through which the path could enter the pockets (and not come back)."""
-        gates = () if step.contradiction else step.data["gates"]
-        return cell_evidence(step, model, gates)
+        """The cells through which the path could enter the pockets (and not come back); for a
+        contradiction, the path cells no circuit holds."""
+        read = step.data["cells"] if step.contradiction else step.data["gates"]
+        return cell_evidence(step, model, read)
 
 
 # -- parity ------------------------------------------------------------------------------------

@@ -209,8 +209,11 @@ class FreeLandingSites(RunTechnique):
         labels = constraints_by_label(model)
         lines = step.data["lines"]
         used = frozenset(w for _label, _n, _pos, landings, _ in lines for _site, w in landings)
-        units = frozenset(v for label, *_ in lines for v in labels.get(label, ()))
-        return Evidence(used=used, units=units, changed=frozenset(step.changed_vars()))
+        names = tuple(dict.fromkeys(label for label, *_ in lines if label in labels))
+        units = frozenset(v for label in names for v in labels[label])
+        return Evidence(
+            used=used, units=units, changed=frozenset(step.changed_vars()), unit_labels=names
+        )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         d = step.data

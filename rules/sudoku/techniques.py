@@ -468,9 +468,14 @@ class BivalueGrave(Technique):
         cells, houses = ([data["cell"]] if data["type"] == 1 else data["cells"]), data["houses"]
         if data["type"] == 3:
             cells, houses = [*cells, *data["subset"]], [*houses, data["unit"]]
-        used = frozenset(cells)
-        units = frozenset(v for label in houses for v in labels[label])
-        return Evidence(used=used, units=units, changed=frozenset(step.changed_vars()))
+        names = tuple(dict.fromkeys(houses))
+        units = frozenset(v for label in names for v in labels[label])
+        return Evidence(
+            used=frozenset(cells),
+            units=units,
+            changed=frozenset(step.changed_vars()),
+            unit_labels=names,
+        )
 
 
 def sudoku_table(n: int) -> list[TechniqueSpec]:

@@ -29,8 +29,7 @@ chain's node count minus two exceeds. A potential's node count includes every as
 depends on (its ancestors), kept as a bitset so that counting is cheap.
 
 Houses are the model's :class:`~grader.core.constraints.AllDifferent` constraints, so any family
-made
-of houses (sudoku, latin squares with boxes) can use these chains. Weak links (two cells of a
+made of houses (sudoku, latin squares with boxes) can use these chains. Weak links (two cells of a
 house cannot share a value) hold in every house; strong links (a value's last two places),
 region chains, locked candidates, hidden pairs and X-wings only in *covering* houses, where every
 value must appear (a latin siteswap with holes has houses that do not hold every value).
@@ -2184,7 +2183,7 @@ class ChainTechnique(Technique):
         houses = houses_of(model)
         outer = chains_evidence(step.data["chains"], V, self.mode in STATIC_MODES, houses)
         inner = tuple(
-            chains_evidence(hint["chains"], V, hint["rule"] == "static", houses)
+            chains_evidence(hint["chains"], V, hint["rule"] in STATIC_MODES, houses)
             for hint in step.data.get("nested", ())
         )
         return outer.with_(changed=frozenset(step.changed_vars()), inner=inner)
@@ -2219,26 +2218,26 @@ class ChainTechnique(Technique):
 
 
 def chains_evidence(
-    chains: Sequence[Sequence[int]], V: int, static: bool, houses: Houses | None
+    chains: Sequence[Sequence[int]], V: int, static: bool, houses: Houses
 ) -> Evidence:
     """The evidence of chains of potentials (``pid``: ``(var * V + value) << 1 | on``): their
     nodes and links, their cells, and the houses a link between two cells of one value
-    crosses (``houses``: the model's, when it has them)."""
+    crosses."""
     found = candidate_chains(
         ([((pid >> 1) // V, (pid >> 1) % V, bool(pid & 1)) for pid in chain] for chain in chains),
         strong_links=static,
     )
-    shared: dict[int, None] = {}
-    for link in found.links if houses is not None else ():
+    shared: set[int] = set()
+    for link in found.links:
         a, b = found.nodes[link.source], found.nodes[link.target]
         if a.var != b.var and a.value == b.value:
-            shared.update(dict.fromkeys(set(houses.of_var[a.var]) & set(houses.of_var[b.var])))
+            shared |= set(houses.of_var[a.var]) & set(houses.of_var[b.var])
     units = sorted(shared)
     return Evidence(
         used=frozenset(node.var for node in found.nodes),
-        units=frozenset(v for h in units for v in houses.cells[h]) if houses else frozenset(),
+        units=frozenset(v for h in units for v in houses.cells[h]),
         changed=frozenset(),
-        unit_labels=tuple(houses.labels[h] for h in units) if houses else (),
+        unit_labels=tuple(houses.labels[h] for h in units),
         nodes=tuple(found.nodes),
         links=tuple(found.links),
     )

@@ -4,8 +4,7 @@
 :meth:`ChainSearch.dynamic_hints <rules.sudoku.chains.chaining.ChainSearch.dynamic_hints>` makes for
 dynamic chains at nesting 0 (an inner search's every hint, one per conclusion, or a step's
 first-ranked), each propagation by :func:`rules.sudoku.chains.propagation_jit.spread`;
-:func:`walk_back`
-walks from a hint's target to the on potentials it rests on, as
+:func:`walk_back` walks from a hint's target to the on potentials it rests on, as
 :func:`rules.sudoku.chains.chaining.rule_parents` walks them. Nested chains run thousands of such
 inner searches, most of whose hints are never shown: their propagations are made again only
 for the hints that are (:class:`rules.sudoku.chains.chaining.ChainSources`). The Python search stays
