@@ -14,6 +14,11 @@ from html import escape
 
 from grader.output.render import (
     HIGHLIGHT_COLOURS,
+    IMPLIES,
+    LINK,
+    OUTLINE_COLOURS,
+    PLACED,
+    STRUCK,
     board_svg,
     puzzle_board,
     stated_before,
@@ -165,8 +170,15 @@ LEGEND = (
             ("unit", "the row, column or unit it reasons about"),
         )
     )
+    + f'<span style="color:{PLACED}">placed value</span>'
+    + f'<span style="color:{STRUCK};text-decoration:line-through">struck candidate</span>'
+    + f'<span style="border-color:{OUTLINE_COLOURS["unit"]}">outline: unit read</span>'
+    + f'<span style="color:{LINK}">link: solid strong, dashed weak</span>'
+    + f'<span style="color:{IMPLIES}">thin arrow: implies</span>'
+    + f'<span style="color:{LINK}">ring: the assumption</span>'
     + "</p>"
 )
+"""What the colours and marks of the step pictures mean."""
 
 
 class _Budget:
