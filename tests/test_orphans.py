@@ -111,3 +111,31 @@ def test_killing_a_generation_stops_its_workers(tmp_path):
     left = workers_left_after_killing(process, lambda: True)
     assert left == [], f"workers {left} outlived their parent"
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_worker_stops_when_told_even_under_a_parent_with_its_own_sigterm_handler():
+    """A web server (uvicorn) handles SIGTERM to shut down gracefully; its forked workers
+    inherited that handler, so stopping a worker that ran past its limit left it running
+    beside its replacement. A worker has the default handler back, and a pool closed while
+    busy kills its workers."""
+    from grader.storage.batch import LocalPool
+
+    before = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        told, closed = LocalPool(1), LocalPool(1)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    try:
+        for pool in (told, closed):
+            pool.executor.submit(time.sleep, 60)
+        (told_pid,) = list(told.executor._processes)
+        (closed_pid,) = list(closed.executor._processes)
+        os.kill(told_pid, signal.SIGTERM)
+        closed.close(True)
+        deadline = time.monotonic() + LIVENESS
+        while (running(told_pid) or running(closed_pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not running(told_pid), "SIGTERM did not stop the worker"
+        assert not running(closed_pid), "closing the pool left its busy worker running"
+    finally:
+        told.close(True)

@@ -102,6 +102,36 @@ def test_hint_is_the_first_step_of_the_grade_with_its_evidence(server):
     assert hint["solutions"] == 1
 
 
+def test_hint_is_what_grader_hint_json_prints(server):
+    """The same payload as the command line, solved or not (one function makes both)."""
+    import subprocess
+    import sys
+
+    grader = str(Path(sys.executable).parent / "grader")
+    solved = example("sudoku.json")
+    solved["grid"] = grade(puzzle_from_dict(solved, "sudoku", "sudoku")).to_dict()["grid"]
+    for data in (example("tango.json"), example("sudoku.json"), solved):
+        printed = subprocess.run(
+            [grader, "hint", "--json", "--timeout", "10", "-"],
+            input=json.dumps(data),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        answered = server.post("/api/hint", json={"puzzle": data}).json()
+        assert answered == {**json.loads(printed), "id": answered["id"]}
+
+
+def test_two_copies_of_a_puzzle_in_one_text_keep_their_own_ids(server):
+    """A worker keeps recent grades; a copy of a puzzle graded before is still named by
+    its own place in the text."""
+    line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    text = f"{line}\n{line}"
+    asked = [1, 1, 2, 2]  # the workers take turns: each grades the first copy, then the second
+    ids = [server.post("/api/grade", json={"text": text, "index": i}).json()["id"] for i in asked]
+    assert ids == [f"text#{i}" for i in asked]
+
+
 def test_render_draws_the_givens_a_step_and_the_solution(server):
     data = example("sudoku.json")
     givens = server.post("/api/render", json={"puzzle": data}).json()

@@ -7,11 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from grader.core.units import seconds_text
-
 if TYPE_CHECKING:
     from grader.rating.family import Puzzle
-    from grader.rating.grading import Grade, GradeOptions, Hint
+    from grader.rating.grading import Grade, GradeOptions
 
 from grader.cli.common import (
     EXIT_CODES,
@@ -209,8 +207,7 @@ def grader_hint(
     family: FamilyOpt = None,
     index: IndexOpt = 1,
 ) -> None:
-    from grader.core.version import __version__
-    from grader.rating.grading import next_step, step_dict
+    from grader.rating.grading import hint_notes, hint_payload, next_step
 
     options = grade_options(techniques, costs, False, timeout, True)  # as grade runs
     puzzle, held = one_puzzle(file, index, family)
@@ -221,17 +218,7 @@ def grader_hint(
     cut = found.problem is None and (found.timed_out or found.solutions is None)
     code = EXIT_TIMEOUT if cut else EXIT_OK  # --timeout stopped the search or the step
     if as_json:
-        payload = {
-            "id": puzzle.id,
-            "hint": step_dict(steps[0], ex) if steps else None,
-            "solutions": found.solutions,
-        }
-        if warning:
-            payload["problem"] = warning
-        if notes:
-            payload["notes"] = notes
-        payload.update(version=__version__, settings=found.settings)
-        print(json.dumps(payload, ensure_ascii=False))
+        print(json.dumps(hint_payload(puzzle, found, timeout), ensure_ascii=False))
         raise typer.Exit(code)
     if held > 1:
         which = f"puzzle {index} of {held} ({puzzle.id}); --index N for another"
@@ -261,14 +248,3 @@ def grader_hint(
 
         print_stamp(out, found.settings)  # the step's cost depends on the settings
     raise typer.Exit(code)
-
-
-def hint_notes(found: Hint, timeout: float | None) -> list[str]:
-    """What to say besides the hint, worded as grade's notes (the exact search timed out,
-    techniques left out), and whether ``--timeout`` ran out before a step was found."""
-    if found.problem is not None:
-        return []
-    notes = list(found.notes)
-    if found.timed_out:  # the deadline passed before a step was found
-        notes.append(f"timed out after {seconds_text(timeout)} before a step was found; no hint")
-    return notes

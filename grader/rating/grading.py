@@ -488,6 +488,34 @@ class Hint:
         return None
 
 
+def hint_notes(found: Hint, timeout: float | None) -> list[str]:
+    """What to say besides the hint, worded as grade's notes (the exact search timed out,
+    techniques left out), and whether ``timeout`` ran out before a step was found."""
+    if found.problem is not None:
+        return []
+    notes = list(found.notes)
+    if found.timed_out:  # the deadline passed before a step was found
+        notes.append(f"timed out after {seconds_text(timeout)} before a step was found; no hint")
+    return notes
+
+
+def hint_payload(puzzle: Puzzle, found: Hint, timeout: float | None) -> dict[str, Any]:
+    """The next step as ``grader hint --json`` prints it (and the server answers it): the
+    puzzle's id, the step with its evidence (None without one), the solutions, the problem
+    and notes when there are any, the version and the settings."""
+    payload: dict[str, Any] = {
+        "id": puzzle.id,
+        "hint": step_dict(found.steps[0], found.explainer) if found.steps else None,
+        "solutions": found.solutions,
+    }
+    if (warning := found.warning()) is not None:
+        payload["problem"] = warning
+    if notes := hint_notes(found, timeout):
+        payload["notes"] = notes
+    payload.update(version=__version__, settings=found.settings)
+    return payload
+
+
 def next_step(puzzle: Puzzle, options: GradeOptions | None = None) -> Hint:
     """The first wave of :func:`grade` with the same options (so the exact search runs, and
     uniqueness techniques may be offered), whose first step is the first step of the grade;

@@ -82,7 +82,7 @@ async def work(request: Request, kind: str, body: dict[str, Any] | None = None) 
         kind,
         body,
         config.timeout,
-        limit=config.timeout + GRACE_SECONDS,
+        limit=jobs.STAGES.get(kind, 1) * config.timeout + GRACE_SECONDS,
         gone=request.is_disconnected,
     )
     if "error" in answer:

@@ -41,7 +41,9 @@ def graded(puzzle: Puzzle, options: GradeOptions) -> Grade:
 
     from grader.rating.grading import grade
 
-    key = json.dumps([puzzle.data, repr(options)], sort_keys=True, default=str)
+    key = json.dumps(
+        [puzzle.id, puzzle.origin, puzzle.data, repr(options)], sort_keys=True, default=str
+    )
     if key in _GRADES:
         _GRADES.move_to_end(key)
         return _GRADES[key]
@@ -74,29 +76,12 @@ def grade_job(body: dict[str, Any], limit: float) -> Answer:
 
 
 def hint_job(body: dict[str, Any], limit: float) -> Answer:
-    """The next step with its evidence, as ``grader hint --json`` prints it."""
-    from grader.core.version import __version__
-    from grader.rating.grading import next_step, step_dict
+    """The next step with its evidence, exactly as ``grader hint --json`` prints it."""
+    from grader.rating.grading import hint_payload, next_step
 
     puzzle = puzzle_of(body)
     options = options_of(body, limit)
-    found = next_step(puzzle, options)
-    answer: Answer = {
-        "id": puzzle.id,
-        "hint": step_dict(found.steps[0], found.explainer) if found.steps else None,
-        "solutions": found.solutions,
-    }
-    if found.warning():
-        answer["problem"] = found.warning()
-    notes = list(found.notes)
-    if found.problem is None and found.timed_out:
-        notes.append(f"timed out after {options.timeout:g} s before a step was found; no hint")
-    if notes:
-        answer["notes"] = notes
-    if not found.steps and found.problem is None and puzzle.model.is_solved(puzzle.givens):
-        answer["solved"] = True
-    answer.update(version=__version__, settings=found.settings)
-    return answer
+    return hint_payload(puzzle, next_step(puzzle, options), options.timeout)
 
 
 def render_job(body: dict[str, Any], limit: float) -> Answer:
@@ -175,7 +160,7 @@ def generate_job(body: dict[str, Any], limit: float) -> Answer:
         family=family.name,
         size=size,
         level=level,
-        seed=seed or 0,
+        seed=seed,
         mode=mode if isinstance(mode, str) else "",
         options=options,
         timeout=limit,
@@ -186,7 +171,7 @@ def generate_job(body: dict[str, Any], limit: float) -> Answer:
         why = generator.gave_up or f"no puzzle was made within {limit:g} s"
         raise TimeoutError(f"generate: {why} (try another seed or level)")
     puzzle = puzzle_from_dict(found.data, "generated", found.data["id"])
-    result = graded(puzzle, GradeOptions(timeout=limit))
+    result = graded(puzzle, GradeOptions(timeout=limit))  # the report grade --timeout prints
     return {"puzzle": found.data, "grade": result.to_dict(trace=True)}
 
 
@@ -250,6 +235,11 @@ JOBS: dict[str, Callable[[dict[str, Any], float], Answer]] = {
     "generate": generate_job,
     "record": record_job,
 }
+
+
+STAGES = {"generate": 2}
+"""Jobs that run two stages, each under the request's time limit (generating, then grading
+what was made as ``grade`` would): their worker is given that much longer."""
 
 
 def run(kind: str, body: dict[str, Any], limit: float) -> Answer:

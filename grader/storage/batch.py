@@ -200,8 +200,11 @@ PARENT_WATCH_SECONDS = 0.5
 
 def _start_worker(parent: int) -> None:
     """A local worker's start: it leaves Ctrl-C to its parent (``parent``: that process's
-    pid), which stops it, and ends as soon as its parent ends, however that ends."""
+    pid), which stops it, and ends as soon as its parent ends, however that ends. A forked
+    worker would keep the parent's own SIGTERM handler (a web server's, which only asks it to
+    shut down gracefully): it gets the default back, so that being stopped stops it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent(parent)
 
 
@@ -316,7 +319,7 @@ class LocalPool:
         self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # a chunk may be long: do not wait for it
             if process.is_alive():
-                process.terminate()
+                process.kill()
         for process in processes:
             process.join(timeout=5)
         # The pool's exit hook would then write to the pipe of its manager thread, which may
