@@ -381,3 +381,15 @@ def test_generate_refuses_a_bad_bank_before_writing_any_puzzle(tmp_path):
         assert result.returncode == 2
         assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
         assert not out.exists()
+
+
+def test_a_ref_is_a_prefix_never_a_pattern(bank):
+    """SQL's wildcards in a ref name no puzzle (``%`` named every one, ``_`` any letter)."""
+    from grader.storage.bank import Bank
+
+    with Bank(bank) as store:
+        ref = store.query()[0].ref
+        assert store.get(ref[:6]).ref == ref
+        for pattern in ("%", "_" * len(ref), ref[:5] + "%"):
+            with pytest.raises(UsageError, match="no puzzle"):
+                store.get(pattern)

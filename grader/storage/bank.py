@@ -397,7 +397,7 @@ class Bank:
 
     def get(self, name: str) -> Entry:
         """An entry by its ref (or a unique prefix of it), its key or its puzzle id."""
-        rows = self._rows("SELECT * FROM puzzles WHERE ref LIKE ? || '%'", [name])
+        rows = self._rows("SELECT * FROM puzzles WHERE substr(ref, 1, ?) = ?", [len(name), name])
         if not rows:
             rows = self._rows("SELECT * FROM puzzles WHERE key = ? OR id = ?", [name, name])
         if not rows:
