@@ -201,3 +201,23 @@ def test_threads_generating_at_once_each_make_what_one_thread_makes_alone(family
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(made, range(4)))
     assert together == alone
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        Request("binairo", (6, 6), None, count=1, seed=1, mode="unique"),
+        Request("tango", (6, 6), "hard", count=1, seed=3, mode="unique"),
+    ],
+    ids=["binairo-unique", "tango-hard-unique"],
+)
+def test_a_unique_mode_puzzle_depends_on_the_seed_and_its_index_only(request_):
+    """Classic mode asks the SAT solver for another solution: a solver shared with the
+    puzzles made before would answer by what it learned from them, so a puzzle would depend
+    on which indexes its worker made first."""
+    from dataclasses import replace
+
+    made = Generator(replace(request_, count=5))
+    forwards = {i: made.outcome(i).puzzle.data for i in range(4)}
+    backwards = Generator(replace(request_, count=5))
+    assert {i: backwards.outcome(i).puzzle.data for i in reversed(range(4))} == forwards

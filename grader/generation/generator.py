@@ -27,7 +27,7 @@ from typing import Any
 from grader.core.effort import effort as effort_of
 from grader.core.engine import Engine, Run
 from grader.core.errors import FieldProblem, UsageError
-from grader.core.exact import ExactSearch, search_for
+from grader.core.exact import ExactSearch
 from grader.core.model import Model, State, is_single
 from grader.core.technique import Technique
 from grader.core.units import seconds_text
@@ -633,7 +633,13 @@ class UniqueHints(Hints):
     """Classic mode: hints until the exact search finds no other solution, then reduce."""
 
     def _search(self) -> ExactSearch:
-        return search_for(self.model)
+        """This attempt's own solver of its current model. The other solution a SAT solver
+        finds depends on what it learned before: a solver shared with the puzzles made
+        earlier would make a puzzle depend on them, and on the worker that made it."""
+        search = self.__dict__.get("_own_search")
+        if search is None or search.model is not self.model:
+            search = self._own_search = ExactSearch(self.model, self.gen.deadline)
+        return search
 
     def other_solution(self) -> list[int] | None:
         search = self._search()
