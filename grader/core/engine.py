@@ -240,7 +240,18 @@ _SHARED_PLANS: SharedByKey[Plan] = SharedByKey(32)
 
 def plan_key(techniques: Iterable[Technique]) -> tuple[str, ...]:
     """What tells plans apart over one model: each technique's class, name, cost and level."""
-    return tuple(sorted(f"{type(t).__qualname__}:{t.name}@{t.cost}:{t.level}" for t in techniques))
+    return tuple(sorted(map(technique_key, techniques)))
+
+
+def technique_key(technique: Technique) -> str:
+    """A technique's part of :func:`plan_key`, remembered on it while its cost and level stay
+    (a file of puzzles asks it of the same techniques for every puzzle)."""
+    made = technique.__dict__.get("_plan_key")
+    if made is not None and made[0] == (technique.name, technique.cost, technique.level):
+        return made[1]
+    key = f"{type(technique).__qualname__}:{technique.name}@{technique.cost}:{technique.level}"
+    technique.__dict__["_plan_key"] = ((technique.name, technique.cost, technique.level), key)
+    return key
 
 
 class Engine:
@@ -412,13 +423,15 @@ class Engine:
         said = ctx.stated
         everything = len(state)
         status = "solved" if open_count == 0 else "stuck"
+        every_stale = [True] * len(stale)
+        pauses = None if pause_at is None else [bool(pause_at(t)) for t in plan.techniques]
         try:
             while open_count or (said is not None and len(said) < everything):
                 if max_steps is not None and len(steps) >= max_steps:
                     status = "limit"
                     break
                 ctx.check_time()
-                wave = self._next_wave(ctx, dirty, stale, pause_at)
+                wave = self._next_wave(ctx, dirty, stale, pauses)
                 if wave is None:
                     status = "paused"
                     break
@@ -435,8 +448,7 @@ class Engine:
                     waves.pop()
                     status = "solved" if open_count == 0 else "stuck"
                     break
-                for ti in range(len(stale)):
-                    stale[ti] = True
+                stale[:] = every_stale
                 status = "solved" if open_count == 0 else "stuck"
         except _Stop as stop:
             elapsed = time.monotonic() - started
@@ -467,19 +479,21 @@ class Engine:
         touched: set[int] = set()
         stop: _Stop | None = None
         newly_stated: list[int] = []
+        alone = len(wave) == 1
         for found in wave:
             step = effective(found, before, stated)
             if step is None:
                 continue
-            key = (
-                step.technique,
-                frozenset(step.placements),
-                frozenset(step.eliminations),
-                step.contradiction,
-            )
-            if key in seen:
-                continue
-            seen.add(key)
+            if not alone:
+                key = (
+                    step.technique,
+                    frozenset(step.placements),
+                    frozenset(step.eliminations),
+                    step.contradiction,
+                )
+                if key in seen:
+                    continue
+                seen.add(key)
             steps.append(step)
             if stated is not None:
                 newly_stated.extend(v for v, _ in step.placements if v not in stated)
@@ -494,12 +508,13 @@ class Engine:
             touched.update(newly_stated)  # fewer open cells in their houses: rescan those
         decided = 0
         for var in touched:
-            if is_single(state[var]) and not is_single(before[var]):
-                decided += 1
+            mask = state[var]
+            if mask and not mask & (mask - 1) and before[var] & (before[var] - 1):
+                decided += 1  # one value now, several before (a variable never grows)
+        if not touched:
+            return decided
         for techniques, watched in self.plan.watch_classes:
-            rescan: set[int] = set()
-            for var in touched:
-                rescan.update(watched[var])
+            rescan = set().union(*map(watched.__getitem__, touched))
             if rescan:
                 for ti in techniques:
                     dirty[ti].update(rescan)  # type: ignore[union-attr]
@@ -695,13 +710,13 @@ class Engine:
         ctx: Context,
         dirty: list[set[int] | None],
         stale: list[bool],
-        pause_at: Callable[[Technique], bool] | None = None,
+        pauses: Sequence[bool] | None = None,
     ) -> list[Step] | None:
         """The steps of the cheapest productive technique ([] if none; None when the next
-        technique to ask is one ``pause_at`` accepts)."""
+        technique to ask is one where ``pauses`` (per technique of the plan) is true)."""
         constraints = self.model.constraints
         for ti, technique in enumerate(self.plan.techniques):
-            if pause_at is not None and pause_at(technique):
+            if pauses is not None and pauses[ti]:
                 return None
             pending = dirty[ti]
             if pending is None:
@@ -715,15 +730,16 @@ class Engine:
             if not pending:
                 continue
             wave: list[Step] = []
-            find_in = technique.find_in
             if technique.batch:
+                steps_in = technique.steps_in
                 for ci in sorted(pending):
-                    found = list(find_in(ctx, constraints[ci]))
+                    found = steps_in(ctx, constraints[ci])
                     if found:
                         wave += found
                     else:
                         pending.discard(ci)
             else:
+                find_in = technique.find_in
                 for ci in sorted(pending):
                     first = next(find_in(ctx, constraints[ci]), None)
                     if first is not None:

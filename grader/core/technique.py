@@ -134,6 +134,12 @@ class Technique:
         """Steps within one constraint (local techniques)."""
         return iter(())
 
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        """Every step :meth:`find_in` finds in ``constraint``, as a list (what the engine asks
+        of a batch technique). A technique may give a plain function here that answers the
+        common nothing-found case without starting a generator."""
+        return list(self.find_in(ctx, constraint))
+
     def settled_by(self, other: Technique, techniques: Sequence[Technique]) -> bool:
         """Whether, in a propagation that keeps no steps (:meth:`grader.core.engine.Engine.settle`),
         ``other`` (a technique of the same list ``techniques``) removes on every state all

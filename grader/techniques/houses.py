@@ -277,24 +277,27 @@ class FullHouse(HouseTechnique):
     reads_peers = True
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        return iter(self.steps_in(ctx, constraint))
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         state = ctx.state
         for v in constraint.vars:
             mask = state[v]
             if mask & (mask - 1):
-                return  # an open cell with several candidates: not one open cell with one
+                return []  # an open cell with several candidates: not one open cell with one
         houses = houses_of(ctx.model)
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
-            return  # a partial house may lack values: its last open cell is not forced
+            return []  # a partial house may lack values: its last open cell is not forced
         open_cells = open_in(ctx, houses, h)
         if len(open_cells) != 1:
-            return
+            return []
         var = open_cells[0]
         if not is_single(state[var]):
-            return
+            return []
         value = single_value(state[var])
         places, elims = houses.placement(state, var, value)
-        yield self.make(places, elims, unit=houses.labels[h], cell=var)
+        return [self.make(places, elims, unit=houses.labels[h], cell=var)]
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"it is the last open cell of {step.data['unit']}"
@@ -313,9 +316,12 @@ class HiddenSingle(HouseTechnique):
         self.boxes = boxes
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        return iter(self.steps_in(ctx, constraint))
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         houses = houses_of(ctx.model)
         state = ctx.state
-        h = self.house(ctx, constraint)
+        h = houses.of_cells[constraint.vars]  # as self.house
         placed = placed_cells(ctx)
         once = twice = done = 0
         for v in houses.cells[h]:
@@ -326,6 +332,9 @@ class HiddenSingle(HouseTechnique):
                 done |= mask
         # only values the house must hold and no placed cell holds
         singles = once & ~twice & houses.covers[h] & ~done
+        steps: list[Step] = []
+        if not singles:
+            return steps
         for value in values_of(singles):
             var = next(v for v in houses.cells[h] if state[v] >> value & 1)
             if (
@@ -336,7 +345,8 @@ class HiddenSingle(HouseTechnique):
                 placed.add(var)
                 continue
             places, elims = houses.placement(state, var, value)
-            yield self.make(places, elims, unit=houses.labels[h], cell=var, value=value)
+            steps.append(self.make(places, elims, unit=houses.labels[h], cell=var, value=value))
+        return steps
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"the only place for {ex.value(step.data['value'])} in {step.data['unit']}"

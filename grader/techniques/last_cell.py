@@ -21,6 +21,12 @@ class LastCell(Technique):
     )
     kinds = ("line",)
 
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        assert isinstance(constraint, Line)
+        if self.open_position(ctx, constraint) is None:
+            return []  # the common case, without starting the generator
+        return list(self.find_in(ctx, constraint))
+
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         assert isinstance(constraint, Line)
         state = ctx.state

@@ -244,16 +244,27 @@ class ThreeInARow(BalancedTechnique):
         raise NotImplementedError
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        return iter(self.steps_in(ctx, constraint))
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return []
+        forced = self.forced
+        if self.bitset_rule and not (forced(zeros, empty) or forced(ones, empty)):
+            return []  # nothing here, the common case, told by two bitset passes
         cells = constraint.vars
-        for x, bits, empty in value_bits(ctx, constraint):
-            for target, a, b in self.witnesses(bits, empty):
-                yield self.make(
-                    placements=[(cells[target], 1 - x)],
-                    unit=constraint.label,
-                    cells=(cells[a], cells[b]),
-                    value=x,
-                )
+        return [
+            self.make(
+                placements=[(cells[target], 1 - x)],
+                unit=constraint.label,
+                cells=(cells[a], cells[b]),
+                value=x,
+            )
+            for x, bits in ((0, zeros), (1, ones))
+            for target, a, b in self.witnesses(bits, empty)
+        ]
 
 
 class Pair(ThreeInARow):
