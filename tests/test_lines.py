@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import product
 
 from hypothesis import given, settings
@@ -101,3 +102,17 @@ def test_valid_lines_are_every_valid_line():
         assert len(lines) == rule.count([3] * length)
         assert all(rule.accepts_values([line >> i & 1 for i in range(length)]) for line in lines)
     assert len(valid_lines(14, ())) == BalancedLine(14).count([3] * 14) == 518
+
+
+def test_a_whole_binary_line_is_judged_as_the_automaton_judges_it() -> None:
+    """BalancedLine.accepts_values (byte counts, the check of every solved grid) agrees with the
+    automaton it stands for on every line of up to 10 cells, signs or none."""
+    rng = random.Random(5)
+    for length in (2, 4, 6, 8, 10):
+        for trial in range(12):
+            signs = {i: rng.choice("=x") for i in range(length - 1) if trial and rng.random() < 0.3}
+            rule = BalancedLine(length, signs)
+            for values in product((0, 1), repeat=length):
+                line = list(values)
+                assert rule.accepts_values(line) == LineRule.accepts_values(rule, line)
+            assert not rule.accepts_values([0] * (length - 1))  # too short

@@ -24,12 +24,14 @@ is the same for every symmetric copy of a puzzle.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from grader.core.step import Step
 
 
+@cache
 def harmonic(n: int) -> float:
-    """1 + 1/2 + … + 1/n."""
+    """1 + 1/2 + … + 1/n (remembered: waves are small, and every report asks)."""
     return sum(1 / k for k in range(1, n + 1))
 
 

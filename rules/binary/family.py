@@ -7,21 +7,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from grader.core.model import Model, State, is_single, single_value
+from grader.core.model import Model, State
 from grader.core.symmetry import board_transforms, named_board_transforms, transformed_rows
 from grader.rating.family import Family
 from rules.binary.fill import random_grid
 
 
 def format_binary(model: Model, state: State) -> list[str]:
-    rows = []
-    for r in range(model.rows):
-        row = []
-        for c in range(model.cols):
-            mask = state[r * model.cols + c]
-            row.append(model.symbol(single_value(mask)) if is_single(mask) else ".")
-        rows.append("".join(row))
-    return rows
+    """The grid as text rows: a decided cell's symbol, ``.`` for an open one."""
+    shown = {1: model.symbol(0), 2: model.symbol(1)}  # a decided cell's mask → its symbol
+    cols = model.cols
+    return [
+        "".join([shown.get(mask, ".") for mask in state[r * cols : (r + 1) * cols]])
+        for r in range(model.rows)
+    ]
 
 
 SMALL = 16

@@ -67,6 +67,9 @@ def positions(bits: int) -> list[int]:
     return out
 
 
+THREE_0, THREE_1 = bytes(3), bytes([1, 1, 1])
+"""Three equal values in a row, as :meth:`BalancedLine.accepts_values` searches a line."""
+
 TABLE_MAX = 16
 """Lines up to this length find their supports in :func:`valid_lines` (1,296 lines of 16)."""
 
@@ -164,6 +167,15 @@ class BalancedLine(LineRule):
 
     def accepts(self, state) -> bool:
         return state[0] == self.quota
+
+    def accepts_values(self, values: Sequence[int]) -> bool:
+        """The automaton's verdict on a whole line, by C-level byte counts and searches."""
+        if len(values) != self.length or not all(0 <= v <= 1 for v in values):
+            return super().accepts_values(values)
+        line = bytes(values)
+        if line.count(1) != self.quota or THREE_0 in line or THREE_1 in line:
+            return False
+        return all((line[i] == line[i + 1]) == (sign == "=") for i, sign in self.sign_key)
 
     def allowed(self, index: int, last: int, value: int) -> bool:
         sign = self.signs.get(index - 1)

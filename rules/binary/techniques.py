@@ -326,16 +326,22 @@ class CountCompletion(BalancedTechnique):
     )
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        return iter(self.steps_in(ctx, constraint))
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         assert isinstance(constraint, Line)
         found = self._completed(ctx, constraint)
-        if found is not None:
-            x, placements = found
-            yield self.make(
+        if found is None:
+            return []
+        x, placements = found
+        return [
+            self.make(
                 placements=placements,
                 unit=constraint.label,
                 value=x,
                 count=constraint.rule.quota,  # type: ignore[attr-defined]
             )
+        ]
 
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
         found = self._completed(ctx, constraint)
@@ -366,6 +372,17 @@ class Window(BalancedTechnique):
         "consecutive cells holding no A would become BBB if all its open cells were B, so the "
         "last A must be inside it, and every open cell outside the window is B."
     )
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        assert isinstance(constraint, Line)
+        zeros, ones, empty = line_bits(ctx, constraint)
+        if not empty:
+            return []
+        quota = constraint.rule.quota  # type: ignore[attr-defined]
+        zc, oc = zeros.bit_count(), ones.bit_count()
+        if not ((zc == quota - 1 and oc <= quota - 2) or (oc == quota - 1 and zc <= quota - 2)):
+            return []  # no value with one left to place and two of the other: as windows()
+        return list(self.find_in(ctx, constraint))
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         """Every window that must hold the last A (one step each: which one a solver sees
