@@ -14,8 +14,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import InitVar, dataclass, field, replace
 from itertools import islice
+from typing import Any
 
-from grader.core.constraints import spoken
+from grader.core.constraints import Constraint, spoken
 from grader.core.model import Model, State, is_single
 from grader.core.shared import SharedByKey
 from grader.core.step import Assignment, Contradiction, Step
@@ -222,7 +223,9 @@ def effective(
     had one candidate still places that value (it is what the step says, and Sudoku
     Explainer's EP counts it as a placement), crossing it out of the peers. With ``stated``
     (the variables already stated), a placement of any other variable changes something."""
-    eliminations = tuple((v, x) for v, x in step.eliminations if state[v] >> x & 1)
+    eliminations = step.eliminations
+    if eliminations:
+        eliminations = tuple((v, x) for v, x in eliminations if state[v] >> x & 1)
     if (
         not eliminations
         and step.contradiction is None
@@ -441,7 +444,7 @@ class Engine:
                 ctx.memo.clear()
                 taken = len(steps)
                 try:
-                    open_count -= self._apply_wave(state, wave, steps, dirty, said)
+                    open_count -= self._apply_wave(state, wave, steps, dirty, said, ctx.views)
                 finally:
                     waves.append(len(steps) - taken)
                 if len(steps) == taken:  # steps that change nothing: asking again finds them
@@ -466,6 +469,7 @@ class Engine:
         steps: list[Step],
         dirty: list[set[int] | None],
         stated: set[int] | None = None,
+        views: dict[Constraint, Any] | None = None,
     ) -> int:
         """Apply a wave as one move: every step found on the state before it, with the
         conclusions that change that state (a step concluding what another of the wave already
@@ -473,7 +477,9 @@ class Engine:
         state after the wave do not depend on the order the steps were found in, which a
         symmetry of the puzzle changes. A contradiction stops the run after the whole wave.
         Returns how many variables the wave decided. ``stated``: the variables stated before
-        the wave, to which it adds those its steps place (their houses are rescanned)."""
+        the wave, to which it adds those its steps place (their houses are rescanned).
+        ``views``: :attr:`Context.views`, whose constraints with a changed variable are
+        dropped (all of them when the wave stops the run)."""
         before = list(state)
         seen: set[tuple] = set()
         touched: set[int] = set()
@@ -501,6 +507,14 @@ class Engine:
                 touched.update(self._conclude(state, step.placements, step.eliminations, step))
             except _Stop as problem:
                 stop = stop or problem
+        if views:
+            if stop is not None:
+                views.clear()
+            else:
+                constraints, var_constraints = self.model.constraints, self.model.var_constraints
+                for var in touched:
+                    for ci in var_constraints[var]:
+                        views.pop(constraints[ci], None)
         if stop is not None:
             raise stop
         if newly_stated:
@@ -585,7 +599,7 @@ class Engine:
         global_techniques = plan.settle_globals
         stale = [True] * len(global_techniques)
         ctx = Context(model, state, self, settle=True)
-        memo = ctx.memo
+        memo, views = ctx.memo, ctx.views
         left = count_open(state) if open_count is None else open_count
         targets = set() if until is None else {v for v in until if not is_single(state[v])}
         wanted = len(targets) if until is not None else -1  # targets still open (-1: none given)
@@ -622,6 +636,8 @@ class Engine:
             """Forget the views of the old state; every global technique may find more."""
             if memo:
                 memo.clear()
+            if views:
+                views.clear()
             for gi in range(len(stale)):
                 stale[gi] = True
 

@@ -53,6 +53,10 @@ class Context:
     memo: dict[Any, Any] = field(default_factory=dict)
     """Views of the current state shared by the techniques of one scan (cleared when the
     state changes), e.g. a line's cells as bitsets."""
+    views: dict[Constraint, Any] = field(default_factory=dict)
+    """Views of one constraint's cells keyed by the constraint (e.g. a line as bitsets), kept
+    while none of its variables changes: the engine drops a constraint's view when a step
+    changes one of its variables, and every view when another change comes its way."""
     lasting: dict[Any, Any] = field(default_factory=dict)
     """Kept for the whole run (the engine only removes candidates from ``state``): facts about
     the state that stay true as it narrows, e.g. the cells already placed, and results that

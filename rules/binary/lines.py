@@ -35,11 +35,12 @@ LOW = int.from_bytes(bytes([1]) * 256, "little")
 def line_bits(ctx, line) -> tuple[int, int, int]:
     """Cells of a binary line as bitsets (cell i at bit 8i): decided 0s, decided 1s, open.
 
-    Remembered in ``ctx.memo`` until the state changes, as several techniques read each line.
+    Remembered in ``ctx.views`` until one of the line's cells changes, as several techniques
+    read each line, wave after wave.
     """
-    bits = ctx.memo.get(line)  # the line object is the key
+    bits = ctx.views.get(line)  # the line object is the key
     if bits is None:
-        bits = ctx.memo[line] = read_bits(line, ctx.state)
+        bits = ctx.views[line] = read_bits(line, ctx.state)
     return bits
 
 
