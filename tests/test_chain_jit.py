@@ -23,6 +23,7 @@ from grader.rating.grading import GradeOptions
 from grader.rating.registry import families
 from grader.testing.examples import replay
 from rules.sudoku.chains.chaining import ChainSearch, StaticImplications, compiled, rule_parents
+from rules.sudoku.chains.reach import StaticReach
 
 
 @cache
@@ -310,3 +311,41 @@ def test_a_25x25_sudoku_propagates_in_python():
     search = ChainSearch(Context(model, list(state), Engine(model, [], solutions=[solution])))
     assert search.jit_arrays() is None
     assert type(search.propagate(1, True, True)).__name__ == "Propagation"
+
+
+def assert_same_reach(search: ChainSearch) -> int:
+    """The static reach of ``search``'s grid compiled and in Python: the same candidates in
+    the same order, every potential's reach, and which potentials share a component (the
+    components' numbers may differ); returns how many potentials."""
+    require_compiled()
+    arrays = search.jit_arrays()
+    assert arrays is not None
+    g = search.grid
+    fast = compiled("reach_jit").compiled_reach(
+        *arrays, g.cand, g.vmask, search.peer_masks, search.V
+    )
+    slow = StaticReach(g.cand, g.vmask, g.hpos, search.peer_masks, search.cover_of_var, search.V)
+    assert (fast.index, fast.keys) == (slow.index, slow.keys)
+    potentials = 2 * len(slow.keys)
+    assert [fast.of(p) for p in range(potentials)] == [slow.of(p) for p in range(potentials)]
+    first_of: dict[tuple[str, int], int] = {}
+    for p in range(potentials):  # each component's first potential names it on both sides
+        assert first_of.setdefault(("fast", fast.component[p]), p) == first_of.setdefault(
+            ("slow", slow.component[p]), p
+        )
+    assert fast.has_forcing_chain() == slow.has_forcing_chain()
+    assert fast.forcing_conclusions() == slow.forcing_conclusions()
+    return potentials
+
+
+@pytest.mark.parametrize(("name", "size", "options"), CHAIN_FAMILIES)
+def test_the_compiled_static_reach_is_the_python_one(name, size, options):
+    states = reach_states(name, size, options, f"jit reach {name}", (1, 32))
+    assert sum(assert_same_reach(ChainSearch(Context(m, list(s), e))) for m, s, e in states)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 14))
+def test_emptied_grids_reach_alike(seed, removed):
+    outer, cand = emptied(seed, removed)
+    assert assert_same_reach(outer.inner(cand, 0))
