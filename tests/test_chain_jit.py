@@ -23,7 +23,7 @@ from grader.rating.grading import GradeOptions
 from grader.rating.registry import families
 from grader.testing.examples import replay
 from rules.sudoku.chains.chaining import ChainSearch, StaticImplications, compiled, rule_parents
-from rules.sudoku.chains.reach import StaticReach
+from rules.sudoku.chains.reach import StaticReach, nishio_may_find
 
 
 @cache
@@ -349,3 +349,29 @@ def test_the_compiled_static_reach_is_the_python_one(name, size, options):
 def test_emptied_grids_reach_alike(seed, removed):
     outer, cand = emptied(seed, removed)
     assert assert_same_reach(outer.inner(cand, 0))
+
+
+def assert_same_nishio_answer(search: ChainSearch) -> bool:
+    """Whether a Nishio chain may be found, compiled and in Python (the same answer)."""
+    require_compiled()
+    arrays = search.jit_arrays()
+    assert arrays is not None
+    g = search.grid
+    covering = [h for h, c in enumerate(search.houses.covering) if c]
+    slow = nishio_may_find(g.cand, g.vmask, g.hpos, search.peer_masks, covering, search.V)
+    assert compiled("reach_jit").compiled_nishio_may_find(*arrays) == slow
+    return slow
+
+
+@pytest.mark.parametrize(("name", "size", "options"), CHAIN_FAMILIES)
+def test_the_compiled_nishio_check_is_the_python_one(name, size, options):
+    states = reach_states(name, size, options, f"jit nishio {name}", (1, 32))
+    answers = {assert_same_nishio_answer(ChainSearch(Context(m, list(s), e))) for m, s, e in states}
+    assert answers == {True, False}  # both answers were met
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 14))
+def test_emptied_grids_answer_nishio_alike(seed, removed):
+    outer, cand = emptied(seed, removed)
+    assert_same_nishio_answer(outer.inner(cand, 0))

@@ -708,6 +708,10 @@ class ChainSearch:
     def nishio_may_find(self) -> bool:
         """False when the ``nishio`` kind of :meth:`dynamic_hints` is sure to find nothing."""
         g = self.grid
+        arrays = self.jit_arrays() if kernels_loaded() else None  # as static_reach
+        jit = compiled("reach_jit") if arrays is not None else None
+        if jit is not None:
+            return jit.compiled_nishio_may_find(*arrays)
         covering = [h for h, c in enumerate(self.houses.covering) if c]
         return nishio_may_find(g.cand, g.vmask, g.hpos, self.peer_masks, covering, self.V)
 

@@ -171,3 +171,107 @@ def reach_kernel(
                             reach[c, word] |= reach[other, word]
             top = first
     return number, component, reach[:made]
+
+
+def compiled_nishio_may_find(model: ModelArrays, grid: GridArrays) -> bool:
+    """:func:`rules.sudoku.chains.reach.nishio_may_find` of the grid, by :func:`nishio_kernel`."""
+    return bool(
+        nishio_kernel(
+            model.V,
+            grid.cand,
+            grid.places,
+            model.peers,
+            model.n_peers,
+            model.cells,
+            model.n_cells,
+            model.covering,
+        )
+    )
+
+
+@numba.njit(cache=True)
+def nishio_kernel(
+    V, cand, places, peers, n_peers, cells, n_cells, covering
+):  # pragma: no cover - compiled
+    """Whether some candidate of a cell with several, assumed on or off, meets a contradiction
+    when its value alone is followed (as the Python reference, on arrays of cells: a start
+    that an earlier propagation without one reached is not tried again)."""
+    n = cand.shape[0]
+    n_houses = cells.shape[0]
+    houses = np.empty(n_houses, np.int64)
+    on = np.zeros(n, np.bool_)
+    off = np.zeros(n, np.bool_)
+    safe_on = np.zeros(n, np.bool_)
+    safe_off = np.zeros(n, np.bool_)
+    fresh = np.empty(n, np.int64)
+    for v in range(V):
+        used = 0  # covering houses with two places of v or more
+        for h in range(n_houses):
+            if covering[h]:
+                spots = places[h * V + v]
+                if spots & (spots - 1):
+                    houses[used] = h
+                    used += 1
+        safe_on[:] = False
+        safe_off[:] = False
+        for start in range(n):
+            mask = cand[start]
+            if not (mask >> v) & 1 or not (mask & (mask - 1)):
+                continue
+            for assume_on in (True, False):
+                if safe_on[start] if assume_on else safe_off[start]:
+                    continue
+                on[:] = False
+                off[:] = False
+                n_fresh = 0
+                if assume_on:
+                    on[start] = True
+                    fresh[0] = start
+                    n_fresh = 1
+                else:
+                    off[start] = True
+                broken = False
+                while True:
+                    for f in range(n_fresh):  # the peers of the new on places turn off
+                        cell = fresh[f]
+                        for j in range(n_peers[cell]):
+                            q = peers[cell, j]
+                            if (cand[q] >> v) & 1:
+                                if on[q]:
+                                    broken = True
+                                off[q] = True
+                    if broken:
+                        break
+                    n_fresh = 0
+                    for k in range(used):  # a house left with one place turns it on
+                        h = houses[k]
+                        left = -1
+                        count = 0
+                        for i in range(n_cells[h]):
+                            cell = cells[h, i]
+                            if (cand[cell] >> v) & 1 and not off[cell]:
+                                count += 1
+                                left = cell
+                        if count == 0:
+                            broken = True
+                            break
+                        if count == 1 and not on[left]:
+                            already = False
+                            for f in range(n_fresh):
+                                if fresh[f] == left:
+                                    already = True
+                            if not already:
+                                fresh[n_fresh] = left
+                                n_fresh += 1
+                    if broken or n_fresh == 0:
+                        break
+                    for f in range(n_fresh):
+                        on[fresh[f]] = True
+                if broken:
+                    return True
+                for cell in range(n):
+                    if on[cell]:
+                        safe_on[cell] = True
+                    if off[cell]:
+                        safe_off[cell] = True
+    return False
