@@ -26,7 +26,7 @@ not a measurement: CPU hours for 3,000,000 puzzles, and wall hours on 2 and on 6
 work shared out without loss (and, for 2 workers, at the rate the two-worker sides measured).
 
     python bench/scale.py --count 200                   # a quick check (about a minute)
-    nice python bench/scale.py                          # 10,000 puzzles, every side (long)
+    nice python bench/scale.py     # 10,000, every side: about 50 min on 2 idle cores
     python bench/scale.py --band 6-8 --sides batch1,dask2 --count 1000 --seed 2
 
 Needs ``../shared/data/sudoku_se_dev.csv`` (``--data DIR``) and, for ``dask2``, the dask extra
