@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vs_common import DEFAULT_DATA, header, load, our_program, run_child
+from vs_common import DEFAULT_DATA, header, load, our_program, run_child, warm_up
 from vs_skfr import BANDS, band_originals, collection
 
 SIDES = ("batch1", "batch2", "dask2", "grade")
@@ -255,19 +255,6 @@ def run_dask(source: Path, work: Path, workers: int) -> Outcome:
         outcome.note += f"; {ended} cluster process(es) ended during the run (not fully counted)"
     outcome.cpu += served
     return outcome
-
-
-WARM_UP = 5
-"""Puzzles graded once before the sides, unmeasured."""
-
-
-def warm_up(puzzles: list[str], work: Path) -> float:
-    """Grade the first puzzles once, unmeasured, so that no side pays for making the caches
-    that persist between runs (numba's compiled chains, about 6 CPU s in a fresh checkout,
-    would otherwise fall on the first side); the wall seconds it took."""
-    source = work / "warm-up.txt"
-    source.write_text("".join(p + "\n" for p in puzzles[:WARM_UP]))
-    return run_child([our_program("grade"), "--json", str(source)]).wall
 
 
 def run_side(side: str, source: Path, work: Path) -> Outcome:

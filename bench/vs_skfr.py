@@ -15,6 +15,10 @@ Rows, each a collection of ``--count`` puzzles in one file per program (skfr, th
 - ``hardest``: the forum's hardest (``bench/sudoku_hardest.py``), ``--hardest`` puzzles (all of
   them, with copies when it asks for more). Uncapped: ours takes minutes.
 
+Before each row ours grades the row's first five puzzles once, unmeasured
+(``vs_common.warm_up``): numba's compiled chains are cached on disk at a checkout's first use,
+and a user's later runs find them there.
+
 Agreement: our ER against skfr's on every puzzle both rated, and against SE's (the CSV's ER, or
 the published one for the hardest) on the originals only: a copy's SE rating is not known (SE's
 chains depend on the order of its search).
@@ -39,7 +43,17 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from vs_common import DEFAULT_DATA, header, load, our_program, percent, ratio, reference, run_child
+from vs_common import (
+    DEFAULT_DATA,
+    header,
+    load,
+    our_program,
+    percent,
+    ratio,
+    reference,
+    run_child,
+    warm_up,
+)
 from vs_serate import Rating, Side, named_hardest, run_ours, symmetric_copies
 
 BANDS = {
@@ -196,6 +210,7 @@ def run_row(
 ) -> tuple[Side, Side, list[str]]:
     """The row ``repeat`` times, skfr then ours; each side's least CPU time counts. Returns
     both sides and the ratio of every run."""
+    warm_up(puzzles, work)  # numba's caches made before, as a user's later runs find them
     runs = [
         (run_skfr(program, puzzles, work), run_ours(puzzles, work, None)) for _ in range(repeat)
     ]
