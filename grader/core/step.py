@@ -14,7 +14,7 @@ Assignment = tuple[int, int]
 """``(variable, value)``."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Step:
     """One application of one technique.
 
@@ -30,6 +30,26 @@ class Step:
     eliminations: tuple[Assignment, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     contradiction: str | None = None
+
+    def __init__(
+        self,
+        technique: str,
+        cost: float,
+        placements: tuple[Assignment, ...] = (),
+        eliminations: tuple[Assignment, ...] = (),
+        data: Mapping[str, Any] | None = None,
+        contradiction: str | None = None,
+    ) -> None:
+        """The dataclass's fields, written straight into the instance's ``__dict__`` (a frozen
+        dataclass's own ``__init__`` pays an ``object.__setattr__`` call per field, and a solve
+        makes a step per conclusion)."""
+        fields = self.__dict__
+        fields["technique"] = technique
+        fields["cost"] = cost
+        fields["placements"] = placements
+        fields["eliminations"] = eliminations
+        fields["data"] = {} if data is None else data
+        fields["contradiction"] = contradiction
 
     def changed_vars(self) -> set[int]:
         return {v for v, _ in self.placements} | {v for v, _ in self.eliminations}
