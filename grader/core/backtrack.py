@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grader.core.clock import ambient_deadline
 from grader.core.model import Model, State, is_single, values_of
 
 
@@ -66,7 +67,11 @@ def solve_random(
     deadline: float | None = None,
     stats: SearchStats | None = None,
 ) -> list[int] | None:
-    """One solution found by randomized depth-first search, or None if there is none."""
+    """One solution found by randomized depth-first search, or None if there is none. Past
+    ``deadline`` (by default the ambient one, :mod:`grader.core.clock`) it raises
+    :class:`SearchLimit`."""
+    if deadline is None:
+        deadline = ambient_deadline()
     stats = stats or SearchStats()
     start = propagate(model, state)
     if start is None:

@@ -14,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from grader.core.clock import ambient_check
 from grader.core.lines import LineRule
 from grader.core.model import Model, State, is_single, masks_reader, single_value, values_of
 
@@ -90,8 +91,9 @@ class Line(Constraint):
         return list(self.read(state))
 
     def supports(self, state: State) -> list[int] | None:
-        """Per cell, the values some valid completion gives it (None: no completion)."""
-        return self.rule.cached_supports(self.masks(state))
+        """Per cell, the values some valid completion gives it (None: no completion). A long
+        pass stops at the ambient deadline (:mod:`grader.core.clock`), if one is set."""
+        return self.rule.cached_supports(self.masks(state), ambient_check())
 
     def check(self, state: State) -> str | None:
         return self.rule.violation(self.masks(state))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from grader.core.clock import ambient_deadline
 from grader.core.model import Model, State, is_single, single_value, values_of
 
 if TYPE_CHECKING:
@@ -363,5 +364,9 @@ def search_for(model: Model, deadline: float | None = None) -> ExactSearch:
 def count_solutions(
     model: Model, state: State, limit: int = 2, deadline: float | None = None
 ) -> tuple[int, list[list[int]]]:
-    """Solutions of the puzzle in ``state`` up to ``limit``, with the ones found."""
+    """Solutions of the puzzle in ``state`` up to ``limit``, with the ones found. Past
+    ``deadline`` (by default the ambient one, :mod:`grader.core.clock`) it raises
+    :class:`SearchTimeout`."""
+    if deadline is None:
+        deadline = ambient_deadline()
     return search_for(model, deadline).count(state, limit, deadline)

@@ -24,12 +24,14 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
+from grader.core.backtrack import SearchLimit
+from grader.core.clock import deadline_scope
 from grader.core.effort import effort as effort_of
 from grader.core.engine import Engine, Run
 from grader.core.errors import FieldProblem, UsageError
-from grader.core.exact import ExactSearch
+from grader.core.exact import ExactSearch, SearchTimeout
 from grader.core.model import Model, State, is_single
-from grader.core.technique import Technique
+from grader.core.technique import EngineTimeout, Technique
 from grader.core.units import seconds_text
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
@@ -262,7 +264,13 @@ class Generator:
                 on_attempt(self.attempts)
             rng = random.Random(f"{request.seed}:{index}:{attempt}")
             started = time.monotonic()
-            candidate = self.attempt(rng)
+            try:
+                with deadline_scope(self.deadline):  # for the searches of the family's hooks
+                    candidate = self.attempt(rng)
+            except (EngineTimeout, SearchTimeout, SearchLimit):
+                if not self._out_of_time():
+                    raise
+                return Outcome(index, None, attempt + 1, timed_out=True)
             if candidate is None:
                 continue
             candidate.attempts = attempt + 1
