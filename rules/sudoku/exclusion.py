@@ -12,12 +12,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations, product
+from typing import Any
 
 from grader.core.explain import Explainer
 from grader.core.model import State, is_single, values_of
 from grader.core.step import Step
 from grader.core.technique import Context, Technique
 from grader.techniques.houses import Houses, houses_of
+from rules.sudoku.chains.chaining import compiled, kernels_loaded
+
+
+def compiled_search(houses: Houses, n_cells: int, degree: int) -> Any:
+    """(the kernel module, each cell's peers as two words of cells) when the compiled
+    kernels are loaded and take this model and degree; None otherwise (a grid that never
+    needs the compiled chains does not pay numba's start-up for this alone)."""
+    if not kernels_loaded():
+        return None
+    jit = compiled("exclusion_jit", package="rules.sudoku")
+    values = max(houses.covers, default=0).bit_length()
+    if jit is None or not jit.fits(n_cells, values, degree):
+        return None
+    low, high = jit.peer_words(houses.peer_bits[:n_cells])
+    return jit, low, high
+
 
 Clear = tuple[tuple[int, ...], int]
 """A grid on which a whole search found nothing, with its base cells (a bitset)."""
@@ -238,6 +255,10 @@ class AlignedExclusion(Technique):
 
     def find(self, ctx: Context) -> Iterator[Step]:
         houses = houses_of(ctx.model)
+        jit = compiled_search(houses, len(ctx.state), self.degree)
+        if jit is not None:
+            yield from self.find_compiled(ctx, jit)
+            return
         peer_bits = houses.peer_bits
         state = ctx.state
         bases = base_cells(houses, state, self.degree)
@@ -287,6 +308,43 @@ class AlignedExclusion(Technique):
                         yield self.make(eliminations=elims, cells=cells, excluders=excluders)
                         return
         memo[("aligned-clear", self.degree)] = (tuple(state), base_bits)
+
+    def find_compiled(self, ctx: Context, jit: Any) -> Iterator[Step]:
+        """:meth:`find` by the kernel (:mod:`rules.sudoku.exclusion_jit`): the same step, and
+        the same clear grid remembered when there is none."""
+        import numpy as np  # loaded with the kernels already: not at every start-up
+
+        module, low, high = jit
+        state = np.array(ctx.state, np.int64)
+        memo = ctx.model.memo
+        clear = memo.get(("aligned-clear", self.degree))
+        has_old = clear is not None and len(clear[0]) == len(state)
+        old = np.array(clear[0], np.int64) if has_old else state
+        old_low, old_high = module.words(clear[1]) if has_old else (0, 0)
+        count, group, size, common_low, common_high, elims, base_low, base_high = (
+            module.aligned_search(
+                state,
+                low,
+                high,
+                self.degree,
+                old,
+                has_old,
+                np.uint64(old_low),
+                np.uint64(old_high),
+            )
+        )
+        if count:
+            common = int(common_low) | int(common_high) << 64
+            yield self.make(
+                eliminations=[(int(v), int(x)) for v, x in elims[:count]],
+                cells=tuple(int(v) for v in group[:size]),
+                excluders=tuple(cells_of(common)),
+            )
+            return
+        memo[("aligned-clear", self.degree)] = (
+            tuple(ctx.state),
+            int(base_low) | int(base_high) << 64,
+        )
 
     def explain(self, step: Step, ex: Explainer) -> str:
         cells = ex.cells(step.data["cells"])

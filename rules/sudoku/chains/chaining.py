@@ -468,15 +468,16 @@ class InnerHints:
 
 
 @cache
-def compiled(part: str = "propagation_jit") -> Any:
+def compiled(part: str = "propagation_jit", package: str = "rules.sudoku.chains") -> Any:
     """A module of compiled kernels, imported on first use, so that grading that needs no
     chain never loads numba: the propagation (:mod:`rules.sudoku.chains.propagation_jit`), whole
-    searches (``search_jit``) or static implications (``static_jit``). None without
-    numba, or with ``GRADER_NO_JIT`` set."""
+    searches (``search_jit``), static implications (``static_jit``), static reach
+    (``reach_jit``), or another ``package``'s (``rules.sudoku``'s ``exclusion_jit``). None
+    without numba, or with ``GRADER_NO_JIT`` set."""
     if os.environ.get("GRADER_NO_JIT"):
         return None
     try:
-        return importlib.import_module(f"rules.sudoku.chains.{part}")
+        return importlib.import_module(f"{package}.{part}")
     except Exception:  # no numba, or one that cannot compile or cache here
         return None
 
