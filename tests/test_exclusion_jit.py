@@ -1,7 +1,9 @@
 """Aligned pair and triplet exclusion compiled (``rules/sudoku/exclusion_jit.py``) and in Python
 (``AlignedExclusion.find``, the reference) give the same steps and remember the same clear grid,
-on grids stuck before chains with candidates removed at random, one after another on one model
-(so that the search that skips what a clear grid settled is compared too)."""
+on grids stuck before chains with candidates removed at random, and on random grids of every size
+the kernel takes run partway and then solved on (candidates removed, the solution's kept, cells
+cut to their value, singles and exclusions made), one after another on one model (so that the
+search that skips what a clear grid settled is compared too)."""
 
 from __future__ import annotations
 
@@ -16,9 +18,12 @@ from test_chain_jit import require_compiled
 from test_sudoku_chains import stuck_before_chains
 from test_technique_examples import document
 
+from conftest import make, random_solution
 from grader.core.engine import Engine
-from grader.core.model import is_single
+from grader.core.model import is_single, values_of
 from grader.core.technique import Context
+from grader.rating.costs import choose
+from grader.rating.grading import stated_at_start
 from grader.rating.registry import families
 from grader.techniques.houses import houses_of
 from grader.testing.examples import replay
@@ -107,3 +112,93 @@ def test_narrowed_grids_exclude_alike(seed, draw, removed):
     rng = random.Random(draw)
     first = narrowed(state, rng, removed)
     assert_same(model, [first, narrowed(tuple(first), rng, 2)], engine)
+
+
+SIZES = ((4, None), (6, None), (8, None), (9, None), (10, (2, 5)))
+"""Grid sizes the kernel takes (up to 128 cells), with a box shape where none is the default."""
+
+
+@cache
+def partway(size: int, box: tuple[int, int] | None, seed: int):
+    """A random grid of this size with a third of its solution given, run partway by the
+    techniques up to naked singles: (model, state, solution, an engine of those and the
+    aligned exclusions)."""
+    rng = random.Random(f"{size}:{seed}")
+    data: dict = {"family": "sudoku", "grid": ["." * size] * size}
+    if box:
+        data["box"] = list(box)
+    solution = random_solution(make(data), rng)
+    shown = set(rng.sample(range(size * size), size * size // 3))
+    symbols = make(data).model.symbols
+    data["grid"] = [
+        "".join(symbols[solution[var]] if var in shown else "." for var in range(r, r + size))
+        for r in range(0, size * size, size)
+    ]
+    puzzle = make(data)
+    techniques = choose(puzzle.family, puzzle.model)
+    singles = [t for t in techniques if t.cost < 2.5]
+    steps = rng.randrange(size, 4 * size)
+    run = Engine(puzzle.model, singles, solutions=[solution]).run(
+        puzzle.givens, max_steps=steps, stated=stated_at_start(puzzle)
+    )
+    solver = Engine(puzzle.model, singles + [t for t in techniques if t.name in EXAMPLES])
+    return puzzle.model, tuple(run.state), tuple(solution), solver
+
+
+def kept(
+    state: list[int], solution: tuple[int, ...], rng: random.Random, removed: int
+) -> list[int]:
+    """``state`` with up to ``removed`` candidates that are not the solution's removed at
+    random."""
+    out = list(state)
+    options = [(var, x) for var, mask in enumerate(out) for x in values_of(mask)]
+    for var, x in rng.sample(options, min(removed, len(options))):
+        if x != solution[var]:
+            out[var] &= ~(1 << x)
+    return out
+
+
+def fixed(state: list[int], solution: tuple[int, ...], rng: random.Random) -> list[int]:
+    """``state`` with an open cell cut down to its solution value: a naked single its peers
+    still hold, which keeps them from being base cells until a step places it."""
+    out = list(state)
+    open_cells = [var for var, mask in enumerate(out) if not is_single(mask)]
+    if open_cells:
+        var = rng.choice(open_cells)
+        out[var] = 1 << solution[var]
+    return out
+
+
+def solving(model, state, solution, engine, rng: random.Random, length: int) -> list[list[int]]:
+    """States one after another as a solver meets them: candidates removed (the solution's
+    kept), a cell cut down to its value, or a few steps of ``engine`` (singles placed, so base
+    cells appear whose candidates did not change, and exclusions made until none is left, so
+    that the next search starts from a clear grid)."""
+    states = [list(state)]
+    for _ in range(length):
+        move = rng.randrange(3)
+        if move == 0:
+            states.append(kept(states[-1], solution, rng, rng.randrange(1, 6)))
+        elif move == 1:
+            states.append(fixed(states[-1], solution, rng))
+        else:
+            states.append(list(engine.run(states[-1], max_steps=rng.randrange(1, 6)).state))
+    return states
+
+
+@pytest.mark.parametrize(("size", "box"), SIZES)
+def test_every_size_the_kernel_takes_excludes_alike(size, box):
+    found = 0
+    for seed in range(3):
+        model, state, solution, engine = partway(size, box, seed)
+        rng = random.Random(seed)
+        found += assert_same(model, solving(model, state, solution, engine, rng, 30), engine)
+    assert found or size == 4  # exclusions were found, not only none (a 4x4 seldom has any)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SIZES), st.integers(0, 3), st.integers(0, 10**6))
+def test_solved_partway_grids_exclude_alike(size_box, seed, draw):
+    model, state, solution, engine = partway(*size_box, seed)
+    rng = random.Random(draw)
+    assert_same(model, solving(model, state, solution, engine, rng, 8), engine)
