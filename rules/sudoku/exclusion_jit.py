@@ -10,6 +10,8 @@ gives the candidates some allowed way uses exactly as the Python shortcuts do.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numba
 import numpy as np
 
@@ -24,8 +26,10 @@ def fits(n_cells: int, n_values: int, degree: int) -> bool:
     return n_cells <= MAX_CELLS and n_values <= MAX_VALUES and degree in (2, 3)
 
 
+@lru_cache(maxsize=16)
 def peer_words(peer_bits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Each cell's peers as two words (cells 0-63, 64-127)."""
+    """Each cell's peers as two words (cells 0-63, 64-127); remembered per layout, as every
+    search asks (read only: the kernel never writes them)."""
     low = np.array([bits & (2**64 - 1) for bits in peer_bits], np.uint64)
     high = np.array([bits >> 64 for bits in peer_bits], np.uint64)
     return low, high
