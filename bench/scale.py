@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -191,8 +192,19 @@ class LocalDask:
             return c.scheduler.address
 
     def _spawn(self, command: list[str]) -> None:
+        """Start a cluster process that ends when this script ends, however it ends (on Linux
+        the kernel's parent-death signal, as ``grader batch`` gives its local workers; a
+        SIGTERM, so that a nanny stops its worker)."""
+        from grader.storage.batch import _parent_death_signal
+
         with self.log.open("a") as log:
-            self.processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+            started = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=partial(_parent_death_signal, signal.SIGTERM),
+            )
+        self.processes.append(started)
 
     def _wait_for_file(self) -> None:
         deadline = time.monotonic() + CLUSTER_START_SECONDS

@@ -243,18 +243,7 @@ _SHARED_PLANS: SharedByKey[Plan] = SharedByKey(32)
 
 def plan_key(techniques: Iterable[Technique]) -> tuple[str, ...]:
     """What tells plans apart over one model: each technique's class, name, cost and level."""
-    return tuple(sorted(map(technique_key, techniques)))
-
-
-def technique_key(technique: Technique) -> str:
-    """A technique's part of :func:`plan_key`, remembered on it while its cost and level stay
-    (a file of puzzles asks it of the same techniques for every puzzle)."""
-    made = technique.__dict__.get("_plan_key")
-    if made is not None and made[0] == (technique.name, technique.cost, technique.level):
-        return made[1]
-    key = f"{type(technique).__qualname__}:{technique.name}@{technique.cost}:{technique.level}"
-    technique.__dict__["_plan_key"] = ((technique.name, technique.cost, technique.level), key)
-    return key
+    return tuple(sorted(f"{type(t).__qualname__}:{t.name}@{t.cost}:{t.level}" for t in techniques))
 
 
 class Engine:

@@ -37,6 +37,12 @@ def value_bits(ctx: Context, line: Constraint) -> list[tuple[int, int, int]]:
     return [(0, zeros, empty), (1, ones, empty)] if empty else []
 
 
+def one_left_to_place(mine: int, theirs: int, quota: int) -> bool:
+    """Whether a line holding ``mine`` of value A and ``theirs`` of B (counts) has one A left
+    to place and at least two Bs: the window rule's condition."""
+    return mine == quota - 1 and theirs <= quota - 2
+
+
 def pair_starts(bits: int) -> int:
     """The cells i (a line bitset) where cells i and i+1 are both in ``bits``."""
     return bits & (bits >> 8)
@@ -96,8 +102,8 @@ def line_closure(
                     to1 |= e
                 elif oc == quota:
                     to0 |= e
-            if window and (  # as Window: one A left to place and at least two Bs
-                (zc == quota - 1 and oc <= quota - 2) or (oc == quota - 1 and zc <= quota - 2)
+            if window and (  # as Window
+                one_left_to_place(zc, oc, quota) or one_left_to_place(oc, zc, quota)
             ):
                 z, o = both_values & LOW, (both_values >> ONES_AT) & LOW
                 found = window_outside(z, o, e, quota, len(line.vars))
@@ -181,7 +187,7 @@ def windows(
     """Every window of a line that must hold the last A, in order (see
     :func:`window_outside`)."""
     for a, mine, theirs in ((0, zeros, ones), (1, ones, zeros)):
-        if mine.bit_count() != quota - 1 or theirs.bit_count() > quota - 2:
+        if not one_left_to_place(mine.bit_count(), theirs.bit_count(), quota):
             continue
         open_in_window = empty + (empty >> 8) + (empty >> 16)
         holds_a = mine | (mine >> 8) | (mine >> 16)
@@ -380,8 +386,8 @@ class Window(BalancedTechnique):
             return []
         quota = constraint.rule.quota  # type: ignore[attr-defined]
         zc, oc = zeros.bit_count(), ones.bit_count()
-        if not ((zc == quota - 1 and oc <= quota - 2) or (oc == quota - 1 and zc <= quota - 2)):
-            return []  # no value with one left to place and two of the other: as windows()
+        if not (one_left_to_place(zc, oc, quota) or one_left_to_place(oc, zc, quota)):
+            return []  # the common case: no window can hold the last A
         return list(self.find_in(ctx, constraint))
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:

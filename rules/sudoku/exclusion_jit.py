@@ -16,6 +16,7 @@ import numba
 import numpy as np
 
 from rules.sudoku.chains.propagation_jit import popcount
+from rules.sudoku.chains.static_jit import lowest
 
 MAX_CELLS = 128
 MAX_VALUES = 16
@@ -41,16 +42,19 @@ def words(bits: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True)
-def lowest(word):  # pragma: no cover - compiled
-    """The index of the lowest bit set in a non-zero word."""
-    return popcount((word & (~word + np.uint64(1))) - np.uint64(1))
-
-
-@numba.njit(cache=True)
 def has(lo, hi, cell):  # pragma: no cover - compiled
+    """Whether the set of two words holds ``cell``."""
     if cell < 64:
         return (lo >> np.uint64(cell)) & np.uint64(1)
     return (hi >> np.uint64(cell - 64)) & np.uint64(1)
+
+
+@numba.njit(cache=True)
+def with_cell(lo, hi, cell):  # pragma: no cover - compiled
+    """The set of two words with ``cell`` added."""
+    if cell < 64:
+        return lo | (np.uint64(1) << np.uint64(cell)), hi
+    return lo, hi | (np.uint64(1) << np.uint64(cell - 64))
 
 
 @numba.njit(cache=True)
@@ -164,15 +168,9 @@ def aligned_search(
             for k in range(cells_in(plo[var], phi[var], scratch)):
                 held |= state[scratch[k]]
             if held & mask:  # a naked single still to place
-                if var < 64:
-                    waiting_lo |= np.uint64(1) << np.uint64(var)
-                else:
-                    waiting_hi |= np.uint64(1) << np.uint64(var - 64)
+                waiting_lo, waiting_hi = with_cell(waiting_lo, waiting_hi, var)
         elif 2 <= popcount(np.uint64(mask)) <= degree:
-            if var < 64:
-                few_lo |= np.uint64(1) << np.uint64(var)
-            else:
-                few_hi |= np.uint64(1) << np.uint64(var - 64)
+            few_lo, few_hi = with_cell(few_lo, few_hi, var)
     ex_lo = np.zeros(n, np.uint64)
     ex_hi = np.zeros(n, np.uint64)
     is_base = np.zeros(n, np.bool_)
@@ -187,19 +185,13 @@ def aligned_search(
         ex_hi[var] = phi[var] & few_hi
         if ex_lo[var] or ex_hi[var]:
             is_base[var] = True
-            if var < 64:
-                base_lo |= np.uint64(1) << np.uint64(var)
-            else:
-                base_hi |= np.uint64(1) << np.uint64(var - 64)
+            base_lo, base_hi = with_cell(base_lo, base_hi, var)
     # what changed since the last clear grid (see unsettled)
     changed_lo = changed_hi = np.uint64(0)
     if has_old:
         for var in range(n):
             if state[var] != old_state[var]:
-                if var < 64:
-                    changed_lo |= np.uint64(1) << np.uint64(var)
-                else:
-                    changed_hi |= np.uint64(1) << np.uint64(var - 64)
+                changed_lo, changed_hi = with_cell(changed_lo, changed_hi, var)
         moved_lo = (changed_lo | ~old_lo) & base_lo
         moved_hi = (changed_hi | ~old_hi) & base_hi
     else:
@@ -236,12 +228,9 @@ def aligned_search(
                 if found:
                     return found, group, 2, c_lo, c_hi, elims, base_lo, base_hi
                 continue
-            a_lo, a_hi = (ex_lo[a] | ex_lo[b]) & base_lo, (ex_hi[a] | ex_hi[b]) & base_hi
-            for cell in (a, b):
-                if cell < 64:
-                    a_lo &= ~(np.uint64(1) << np.uint64(cell))
-                else:
-                    a_hi &= ~(np.uint64(1) << np.uint64(cell - 64))
+            pair_lo, pair_hi = with_cell(*with_cell(np.uint64(0), np.uint64(0), a), b)
+            a_lo = (ex_lo[a] | ex_lo[b]) & base_lo & ~pair_lo
+            a_hi = (ex_hi[a] | ex_hi[b]) & base_hi & ~pair_hi
             if settled_pair and not touched:
                 a_lo &= moved_lo  # the tail is the one cell that can unsettle the group
                 a_hi &= moved_hi

@@ -634,12 +634,10 @@ class ChainSearch:
         found = self.link_memo.get(("reach",))
         if found is None:
             g = self.grid
-            # compiled only once the kernels are loaded: a grid that never needs the compiled
-            # propagation does not pay numba's start-up (0.4 CPU s) for this alone
-            arrays = self.jit_arrays() if kernels_loaded() else None
-            jit = compiled("reach_jit") if arrays is not None else None
-            if jit is not None:
+            loaded = self.loaded_kernels("reach_jit")
+            if loaded is not None:
                 self.check_time()
+                jit, arrays = loaded
                 found = jit.compiled_reach(*arrays, g.cand, g.vmask, self.peer_masks, self.V)
             else:
                 found = StaticReach(
@@ -709,9 +707,9 @@ class ChainSearch:
     def nishio_may_find(self) -> bool:
         """False when the ``nishio`` kind of :meth:`dynamic_hints` is sure to find nothing."""
         g = self.grid
-        arrays = self.jit_arrays() if kernels_loaded() else None  # as static_reach
-        jit = compiled("reach_jit") if arrays is not None else None
-        if jit is not None:
+        loaded = self.loaded_kernels("reach_jit")
+        if loaded is not None:
+            jit, arrays = loaded
             return jit.compiled_nishio_may_find(*arrays)
         covering = [h for h, c in enumerate(self.houses.covering) if c]
         return nishio_may_find(g.cand, g.vmask, g.hpos, self.peer_masks, covering, self.V)
@@ -913,6 +911,16 @@ class ChainSearch:
             if arrays is not None:
                 return compiled().propagate(*arrays, start, dynamic, use_y)
         return self.propagate_here(start, dynamic, use_y)
+
+    def loaded_kernels(self, part: str) -> tuple[Any, tuple[Any, Any]] | None:
+        """The compiled module ``part`` and this grid's arrays, once the compiled propagation
+        is loaded and takes this model; None otherwise (a grid that never needs it does not
+        pay numba's start-up, 0.4 CPU s, for a pre-check alone)."""
+        if not kernels_loaded():
+            return None
+        arrays = self.jit_arrays()
+        jit = compiled(part) if arrays is not None else None
+        return None if jit is None else (jit, arrays)
 
     def jit_arrays(self) -> tuple[Any, Any] | None:
         """This model's and this grid's arrays for the compiled propagation, made on first
