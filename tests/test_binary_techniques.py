@@ -185,3 +185,48 @@ def test_joint_line_scan_ends_where_the_techniques_one_by_one_end():
                     for var, mask in quick:
                         ended[var] = mask
                     assert ended == local
+
+
+def test_a_wave_over_many_lines_finds_what_each_line_finds():
+    """A batch technique's wave (``wave_in``: its quick per-line test, then the steps) gives
+    the steps of every pending line asked one by one, in line order, and keeps pending exactly
+    the lines that have steps, on random states of Binairo (with distinct lines) and signed
+    Tango lines, for every technique of the family's table."""
+    import random
+
+    from conftest import random_solution
+    from grader.core.technique import Context
+
+    rng = random.Random(11)
+    cases = (
+        ("binairo", {"grid": ["." * 10] * 10, "rules": {"unique_lines": True}}),
+        ("binairo", {"grid": ["." * 14] * 14}),
+        ("tango", {"grid": ["." * 6] * 6, "signs": [[0, 0, 0, 1, "="], [2, 3, 3, 3, "x"]]}),
+    )
+    for family, data in cases:
+        puzzle = make({"family": family, **data})
+        model = puzzle.model
+        engine = Engine(model, choose(puzzle.family, model, "normal"))
+        batch = [t for t in engine.plan.techniques if t.batch and t.local]
+        assert {t.name for t in batch} >= {"pair", "sandwich", "last-cell", "count-completion"}
+        for trial in range(120):
+            if trial % 3 == 0:
+                state = [rng.choice((1, 2, 3, 3)) for _ in puzzle.givens]
+            else:
+                solution, share = random_solution(puzzle, rng), rng.uniform(0.2, 0.9)
+                state = [1 << x if rng.random() < share else 3 for x in solution]
+            for technique in batch:
+                lines = [
+                    ci for ci, c in enumerate(model.constraints) if technique.applies_to(c, model)
+                ]
+                pending = set(rng.sample(lines, rng.randint(1, len(lines))))
+                ctx = Context(model, list(state), engine)
+                one_by_one = {
+                    ci: technique.steps_in(
+                        Context(model, list(state), engine), model.constraints[ci]
+                    )
+                    for ci in sorted(pending)
+                }
+                wave = technique.wave_in(ctx, pending, model.constraints)
+                assert wave == [s for found in one_by_one.values() for s in found]
+                assert pending == {ci for ci, found in one_by_one.items() if found}

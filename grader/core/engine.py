@@ -734,16 +734,10 @@ class Engine:
                 continue
             if not pending:
                 continue
-            wave: list[Step] = []
             if technique.batch:
-                steps_in = technique.steps_in
-                for ci in sorted(pending):
-                    found = steps_in(ctx, constraints[ci])
-                    if found:
-                        wave += found
-                    else:
-                        pending.discard(ci)
+                wave = technique.wave_in(ctx, pending, constraints)
             else:
+                wave = []
                 find_in = technique.find_in
                 for ci in sorted(pending):
                     first = next(find_in(ctx, constraints[ci]), None)

@@ -144,6 +144,23 @@ class Technique:
         common nothing-found case without starting a generator."""
         return list(self.find_in(ctx, constraint))
 
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        """What the engine asks of a batch technique in a wave: every step :meth:`steps_in`
+        finds in the ``pending`` constraints (indices into ``constraints``), in index order,
+        dropping from ``pending`` each where it finds none. A family may override it to tell
+        the common nothing-found case of many constraints in one loop."""
+        wave: list[Step] = []
+        steps_in = self.steps_in
+        for ci in sorted(pending):
+            found = steps_in(ctx, constraints[ci])
+            if found:
+                wave += found
+            else:
+                pending.discard(ci)
+        return wave
+
     def settled_by(self, other: Technique, techniques: Sequence[Technique]) -> bool:
         """Whether, in a propagation that keeps no steps (:meth:`grader.core.engine.Engine.settle`),
         ``other`` (a technique of the same list ``techniques``) removes on every state all

@@ -48,6 +48,32 @@ def pair_starts(bits: int) -> int:
     return bits & (bits >> 8)
 
 
+def scan_lines(
+    technique: Technique,
+    may_find: Callable[[Line, int, int, int], bool],
+    ctx: Context,
+    pending: set[int],
+    constraints: Sequence[Constraint],
+) -> list[Step]:
+    """:meth:`Technique.wave_in` over binary lines in one loop: a line with open cells whose
+    bitsets (:func:`line_bits`: zeros, ones, open) ``may_find`` accepts is asked for steps;
+    the others are dropped from ``pending`` at once (the common case, a few bit operations)."""
+    wave: list[Step] = []
+    barren = []
+    steps_in = technique.steps_in
+    for ci in sorted(pending):
+        line = constraints[ci]
+        zeros, ones, empty = line_bits(ctx, line)
+        if empty and may_find(line, zeros, ones, empty):  # type: ignore[arg-type]
+            found = steps_in(ctx, line)
+            if found:
+                wave += found
+                continue
+        barren.append(ci)
+    pending.difference_update(barren)
+    return wave
+
+
 RULES = ("pair", "sandwich", "last-cell", "count", "window")
 """The bitset rules :func:`line_closure` knows, in the order of its flags."""
 
@@ -219,6 +245,17 @@ class BalancedTechnique(Technique):
     def applies_to(self, constraint: Constraint, model: Model) -> bool:
         return is_balanced(constraint)
 
+    def may_find(self, line: Line, zeros: int, ones: int, empty: int) -> bool:
+        """False only when :meth:`steps_in` finds nothing in a line with these bitsets (as
+        :func:`line_bits` gives them, some cells open); a quick test, as :func:`scan_lines`
+        asks it."""
+        return True
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_lines(self, self.may_find, ctx, pending, constraints)
+
     def forced(self, bits: int, empty: int) -> int | None:
         """The open cells (a line bitset) that must take the other value because of the cells
         ``bits`` holding one value; None: the technique has no such bitset rule."""
@@ -293,6 +330,10 @@ class Pair(ThreeInARow):
         both = pair_starts(bits)
         return ((both << 16) | (both >> 8)) & empty
 
+    def may_find(self, line: Line, zeros: int, ones: int, empty: int) -> bool:
+        both = pair_starts(zeros) | pair_starts(ones)  # as forced, both values at once
+        return bool(((both << 16) | (both >> 8)) & empty)
+
     def explain(self, step: Step, ex: Explainer) -> str:
         a, b = step.data["cells"]
         x = step.data["value"]
@@ -315,6 +356,10 @@ class Sandwich(ThreeInARow):
 
     def forced(self, bits: int, empty: int) -> int:
         return ((bits & (bits >> 16)) << 8) & empty  # between cells i and i+2 holding the value
+
+    def may_find(self, line: Line, zeros: int, ones: int, empty: int) -> bool:
+        ends = (zeros & (zeros >> 16)) | (ones & (ones >> 16))  # as forced, both values at once
+        return bool((ends << 8) & empty)
 
     def explain(self, step: Step, ex: Explainer) -> str:
         a, b = step.data["cells"]
@@ -348,6 +393,10 @@ class CountCompletion(BalancedTechnique):
                 count=constraint.rule.quota,  # type: ignore[attr-defined]
             )
         ]
+
+    def may_find(self, line: Line, zeros: int, ones: int, empty: int) -> bool:
+        quota = line.rule.quota  # type: ignore[attr-defined]
+        return zeros.bit_count() == quota or ones.bit_count() == quota
 
     def placements_in(self, ctx: Context, constraint: Constraint) -> list[tuple[int, int]]:
         found = self._completed(ctx, constraint)
@@ -389,6 +438,11 @@ class Window(BalancedTechnique):
         if not (one_left_to_place(zc, oc, quota) or one_left_to_place(oc, zc, quota)):
             return []  # the common case: no window can hold the last A
         return list(self.find_in(ctx, constraint))
+
+    def may_find(self, line: Line, zeros: int, ones: int, empty: int) -> bool:
+        quota = line.rule.quota  # type: ignore[attr-defined]
+        zc, oc = zeros.bit_count(), ones.bit_count()
+        return one_left_to_place(zc, oc, quota) or one_left_to_place(oc, zc, quota)
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         """Every window that must hold the last A (one step each: which one a solver sees
@@ -448,10 +502,20 @@ class BinaryLastCell(LastCell):
             return None  # no open cell, or several
         return (empty.bit_length() - 1) >> 3
 
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_lines(self, one_open, ctx, pending, constraints)
+
     def joint_scan(
         self, constraint: Constraint, techniques: Sequence[Technique]
     ) -> JointScan | None:
         return balanced_joint_scan(constraint, techniques)
+
+
+def one_open(line: Line, zeros: int, ones: int, empty: int) -> bool:
+    """Whether a line's open cells (a line bitset, not empty) are one: where a last cell may be."""
+    return not empty & (empty - 1)
 
 
 class NearCopy(Technique):
