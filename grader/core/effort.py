@@ -38,13 +38,16 @@ def harmonic(n: int) -> float:
 def wave_costs(steps: Sequence[Step], waves: Sequence[int]) -> list[tuple[float, int]]:
     """Each wave as (its dearest step's cost, its number of steps); a run recorded without
     waves counts each step as a wave of its own."""
+    costs = [step.cost for step in steps]
     if sum(waves) != len(steps):
-        return [(step.cost, 1) for step in steps]
+        return [(cost, 1) for cost in costs]
     out = []
     start = 0
     for size in waves:
-        if size:
-            out.append((max(s.cost for s in steps[start : start + size]), size))
+        if size == 1:
+            out.append((costs[start], 1))
+        elif size:
+            out.append((max(costs[start : start + size]), size))
         start += size
     return out
 
@@ -66,4 +69,4 @@ def effort(steps: Sequence[Step], waves: Sequence[int]) -> float:
 
 def total_cost(steps: Sequence[Step]) -> float:
     """The sum of the step costs."""
-    return round(sum(step.cost for step in steps), 2)
+    return round(sum([step.cost for step in steps]), 2)

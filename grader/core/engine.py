@@ -226,12 +226,12 @@ def effective(
     eliminations = step.eliminations
     if eliminations:
         eliminations = tuple((v, x) for v, x in eliminations if state[v] >> x & 1)
-    if (
-        not eliminations
-        and step.contradiction is None
-        and all(state[v] == 1 << x and (stated is None or v in stated) for v, x in step.placements)
-    ):
-        return None
+    if not eliminations and step.contradiction is None:
+        for v, x in step.placements:
+            if state[v] != 1 << x or (stated is not None and v not in stated):
+                break  # a placement that changes something
+        else:
+            return None
     if eliminations == step.eliminations:
         return step
     return replace(step, eliminations=eliminations)
@@ -491,7 +491,9 @@ class Engine:
                 seen.add(key)
             steps.append(step)
             if stated is not None:
-                newly_stated.extend(v for v, _ in step.placements if v not in stated)
+                for v, _ in step.placements:
+                    if v not in stated:
+                        newly_stated.append(v)
             try:
                 touched.update(self._conclude(state, step.placements, step.eliminations, step))
             except _Stop as problem:

@@ -208,13 +208,8 @@ class Technique:
         **data: Any,
     ) -> Step:
         """A step of this technique at its cost."""
-        return Step(
-            technique=self.name,
-            cost=self.cost,
-            placements=tuple(placements),
-            eliminations=tuple(eliminations),
-            data=data,
-            contradiction=contradiction,
+        return Step(  # positional: a solve makes a step per conclusion
+            self.name, self.cost, tuple(placements), tuple(eliminations), data, contradiction
         )
 
     def __repr__(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,7 +91,7 @@ class Grade:
 
     @property
     def difficulty(self) -> float:
-        return max((s.cost for s in self.steps), default=0.0)
+        return max([s.cost for s in self.steps], default=0.0)
 
     @property
     def effort(self) -> float:
@@ -121,17 +122,17 @@ class Grade:
     def technique_counts(self) -> dict[str, dict[str, float]]:
         """Each technique used: how many steps, and the cost that counts (its hardest step's,
         as :attr:`difficulty` takes it), cheapest first."""
-        out: dict[str, dict[str, float]] = {}
-        for step in self.steps:
-            entry = out.setdefault(step.technique, {"count": 0, "cost": step.cost})
-            entry["count"] += 1
-            entry["cost"] = max(entry["cost"], step.cost)
+        named = [(step.technique, step.cost) for step in self.steps]
+        counts = Counter([name for name, _ in named])
+        dearest = dict(sorted(named))  # each technique's last entry in cost order: its dearest
+        out = {name: {"count": counts[name], "cost": cost} for name, cost in dearest.items()}
         return dict(sorted(out.items(), key=lambda kv: (kv[1]["cost"], kv[0])))
 
     @property
     def remaining(self) -> int:
         """Cells the report's grid leaves open."""
-        return sum(1 for mask in self.final_state() if not is_single(mask))
+        state = self.final_state()
+        return len(state) - list(map(int.bit_count, state)).count(1)  # all but the singles
 
     def grid(self) -> list[str]:
         """The report's grid: the givens and what the steps placed (:meth:`final_state`)."""
@@ -240,17 +241,13 @@ def step_dict(step: Step, ex: Explainer) -> dict[str, Any]:
 def solved_level(family: Family, techniques: Sequence[Technique], steps: Sequence[Step]) -> str:
     """The level of a solve by ``steps``: the family's level for the hardest step's cost (a
     family rated on a numeric scale), else the highest level of the techniques they used."""
-    by_cost = family.level_of_cost(max((s.cost for s in steps), default=0.0))
+    by_cost = family.level_of_cost(max([s.cost for s in steps], default=0.0))
     if by_cost is not None:
         return by_cost
     levels = family.levels
     level_of = {t.name: t.level for t in techniques}
-    index = 0
-    for step in steps:
-        level = level_of.get(step.technique)
-        if level in levels:
-            index = max(index, levels.index(level))
-    return levels[index]
+    used = {level_of.get(name) for name in {step.technique for step in steps}}
+    return levels[max([levels.index(level) for level in used if level in levels], default=0)]
 
 
 def rating_techniques(family: Family, model: Model, options: GradeOptions) -> list[Technique]:

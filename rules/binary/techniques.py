@@ -297,14 +297,9 @@ class ThreeInARow(BalancedTechnique):
         forced = self.forced
         if self.bitset_rule and not (forced(zeros, empty) or forced(ones, empty)):
             return []  # nothing here, the common case, told by two bitset passes
-        cells = constraint.vars
+        cells, unit, make = constraint.vars, constraint.label, self.make
         return [
-            self.make(
-                placements=[(cells[target], 1 - x)],
-                unit=constraint.label,
-                cells=(cells[a], cells[b]),
-                value=x,
-            )
+            make(((cells[target], 1 - x),), unit=unit, cells=(cells[a], cells[b]), value=x)
             for x, bits in ((0, zeros), (1, ones))
             for target, a, b in self.witnesses(bits, empty)
         ]
