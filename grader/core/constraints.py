@@ -105,7 +105,7 @@ class Line(Constraint):
         self.rule.encode(cnf, self.vars)
 
     def satisfied_by(self, values: Sequence[int]) -> bool:
-        return self.rule.accepts_values([values[v] for v in self.vars])
+        return self.rule.accepts_values(self.read(values))  # the line's values, as a tuple
 
 
 class AllDifferent(Constraint):

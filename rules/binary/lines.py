@@ -171,9 +171,12 @@ class BalancedLine(LineRule):
 
     def accepts_values(self, values: Sequence[int]) -> bool:
         """The automaton's verdict on a whole line, by C-level byte counts and searches."""
-        if len(values) != self.length or not all(0 <= v <= 1 for v in values):
+        try:
+            line = bytes(values)
+        except ValueError:  # a value outside 0..255
+            line = b""
+        if len(line) != self.length or line.translate(None, b"\x00\x01"):  # not all 0 or 1
             return super().accepts_values(values)
-        line = bytes(values)
         if line.count(1) != self.quota or THREE_0 in line or THREE_1 in line:
             return False
         return all((line[i] == line[i + 1]) == (sign == "=") for i, sign in self.sign_key)

@@ -317,8 +317,11 @@ class Pair(ThreeInARow):
 
     def witnesses(self, bits: int, empty: int) -> list[tuple[int, int, int]]:
         both = pair_starts(bits)
-        after = [(i + 2, i, i + 1) for i in positions(both & (empty >> 16))]
-        before = [(i, i + 1, i + 2) for i in positions(empty & (both >> 8))]
+        ends_after, ends_before = both & (empty >> 16), empty & (both >> 8)
+        if not ends_after | ends_before:
+            return []  # no open cell next to a pair of this value (the other value has one)
+        after = [(i + 2, i, i + 1) for i in positions(ends_after)]
+        before = [(i, i + 1, i + 2) for i in positions(ends_before)]
         return sorted(after + before)
 
     def forced(self, bits: int, empty: int) -> int:
