@@ -285,12 +285,17 @@ class FullHouse(HouseTechnique):
             mask = state[v]
             if mask & (mask - 1):
                 return []  # an open cell with several candidates: not one open cell with one
+        complete = ctx.lasting.get("complete houses")
+        if complete is not None and constraint in complete:
+            return []  # every cell placed: so it stays (rescanned as its peers change)
         houses = houses_of(ctx.model)
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
             return []  # a partial house may lack values: its last open cell is not forced
         open_cells = open_in(ctx, houses, h)
         if len(open_cells) != 1:
+            if not open_cells:
+                ctx.lasting.setdefault("complete houses", set()).add(constraint)
             return []
         var = open_cells[0]
         if not is_single(state[var]):
