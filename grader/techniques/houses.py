@@ -16,7 +16,7 @@ eliminations of the placed value from the peers, as a player crossing it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from itertools import combinations
@@ -620,24 +620,51 @@ class HiddenSubset(HouseTechnique):
     def default_name(cls, degree: int = 2, direct: bool = False, **kwargs: Any) -> str:
         return f"{'direct-' if direct else ''}hidden-{SUBSET_NAMES[degree]}"
 
-    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         houses = houses_of(ctx.model)
-        state = ctx.state
         h = self.house(ctx, constraint)
-        must = houses.covers[h]
         open_cells = open_in(ctx, houses, h)
+        if not self.may_hold(ctx.state, open_cells, houses.covers[h]):
+            return []  # the common case, without starting the generator
+        return list(self._found(ctx, houses, h, open_cells))
+
+    def may_hold(self, state: State, open_cells: Sequence[int], must: int) -> bool:
+        """The quick test: enough open cells, and at least k values (of those the house must
+        hold) with 2 to k places among them (counted as bitsets)."""
         k = self.degree
         if len(open_cells) <= (k if self.direct else 2 * k):
-            return
-        # quick reject: fewer than k values with 2 to k places (counted as bitsets)
-        at_least = [0] * (k + 2)  # at_least[j]: the values with j or more places
-        for v in open_cells:
+            return False
+        if not 2 <= k <= 4:
+            at_least = [0] * (k + 2)  # at_least[j]: the values with j or more places
+            for v in open_cells:
+                mask = state[v] & must
+                for j in range(k + 1, 1, -1):
+                    at_least[j] |= at_least[j - 1] & mask
+                at_least[1] |= mask
+            return (at_least[2] & ~at_least[k + 1]).bit_count() >= k
+        one = two = three = four = five = 0  # the values with that many places or more
+        for v in open_cells:  # unrolled up to quads: the wave loop's most asked test
             mask = state[v] & must
-            for j in range(k + 1, 1, -1):
-                at_least[j] |= at_least[j - 1] & mask
-            at_least[1] |= mask
-        if (at_least[2] & ~at_least[k + 1]).bit_count() < k:
-            return
+            five |= four & mask
+            four |= three & mask
+            three |= two & mask
+            two |= one & mask
+            one |= mask
+        beyond = (three, four, five)[k - 2]  # k + 1 places or more
+        return (two & ~beyond).bit_count() >= k
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        h = self.house(ctx, constraint)
+        open_cells = open_in(ctx, houses, h)
+        if self.may_hold(ctx.state, open_cells, houses.covers[h]):
+            yield from self._found(ctx, houses, h, open_cells)
+
+    def _found(self, ctx: Context, houses: Houses, h: int, open_cells: list[int]) -> Iterator[Step]:
+        """The subsets of house ``h`` past the quick test."""
+        state = ctx.state
+        must = houses.covers[h]
+        k = self.degree
         where: dict[int, int] = {}
         for i, v in enumerate(open_cells):
             for x in values_of(state[v] & must):  # only values the house must hold
