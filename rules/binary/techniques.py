@@ -27,6 +27,7 @@ from rules.binary.lines import (
     is_balanced,
     line_bits,
     positions,
+    read_bits,
 )
 
 
@@ -60,10 +61,13 @@ def scan_lines(
     the others are dropped from ``pending`` at once (the common case, a few bit operations)."""
     wave: list[Step] = []
     barren = []
-    steps_in = technique.steps_in
+    steps_in, views, state = technique.steps_in, ctx.views, ctx.state
     for ci in sorted(pending):
         line = constraints[ci]
-        zeros, ones, empty = line_bits(ctx, line)
+        bits = views.get(line)  # as line_bits, without a call for each line
+        if bits is None:
+            bits = views[line] = read_bits(line, state)
+        zeros, ones, empty = bits
         if empty and may_find(line, zeros, ones, empty):  # type: ignore[arg-type]
             found = steps_in(ctx, line)
             if found:
