@@ -49,9 +49,13 @@ def pair_starts(bits: int) -> int:
     return bits & (bits >> 8)
 
 
+LineSteps = Callable[[Context, Line, int, int, int], list[Step]]
+"""The steps of a technique in a line whose bitsets (zeros, ones, open) are given."""
+
+
 def scan_lines(
-    technique: Technique,
     may_find: Callable[[Line, int, int, int], bool],
+    steps_of: LineSteps,
     ctx: Context,
     pending: set[int],
     constraints: Sequence[Constraint],
@@ -61,7 +65,7 @@ def scan_lines(
     the others are dropped from ``pending`` at once (the common case, a few bit operations)."""
     wave: list[Step] = []
     barren = []
-    steps_in, views, state = technique.steps_in, ctx.views, ctx.state
+    views, state = ctx.views, ctx.state
     for ci in sorted(pending):
         line = constraints[ci]
         bits = views.get(line)  # as line_bits, without a call for each line
@@ -69,7 +73,7 @@ def scan_lines(
             bits = views[line] = read_bits(line, state)
         zeros, ones, empty = bits
         if empty and may_find(line, zeros, ones, empty):  # type: ignore[arg-type]
-            found = steps_in(ctx, line)
+            found = steps_of(ctx, line, zeros, ones, empty)  # type: ignore[arg-type]
             if found:
                 wave += found
                 continue
@@ -258,7 +262,12 @@ class BalancedTechnique(Technique):
     def wave_in(
         self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
     ) -> list[Step]:
-        return scan_lines(self, self.may_find, ctx, pending, constraints)
+        return scan_lines(self.may_find, self.steps_of, ctx, pending, constraints)
+
+    def steps_of(self, ctx: Context, line: Line, zeros: int, ones: int, empty: int) -> list[Step]:
+        """The steps in a line with these bitsets (as :func:`line_bits` gives them, some cells
+        open), for :func:`scan_lines`; by default :meth:`steps_in`, which reads them again."""
+        return self.steps_in(ctx, line)
 
     def forced(self, bits: int, empty: int) -> int | None:
         """The open cells (a line bitset) that must take the other value because of the cells
@@ -301,7 +310,10 @@ class ThreeInARow(BalancedTechnique):
         forced = self.forced
         if self.bitset_rule and not (forced(zeros, empty) or forced(ones, empty)):
             return []  # nothing here, the common case, told by two bitset passes
-        cells, unit, make = constraint.vars, constraint.label, self.make
+        return self.steps_of(ctx, constraint, zeros, ones, empty)
+
+    def steps_of(self, ctx: Context, line: Line, zeros: int, ones: int, empty: int) -> list[Step]:
+        cells, unit, make = line.vars, line.label, self.make
         return [
             make(((cells[target], 1 - x),), unit=unit, cells=(cells[a], cells[b]), value=x)
             for x, bits in ((0, zeros), (1, ones))
@@ -507,7 +519,11 @@ class BinaryLastCell(LastCell):
     def wave_in(
         self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
     ) -> list[Step]:
-        return scan_lines(self, one_open, ctx, pending, constraints)
+        return scan_lines(one_open, self.steps_of, ctx, pending, constraints)
+
+    def steps_of(self, ctx: Context, line: Line, zeros: int, ones: int, empty: int) -> list[Step]:
+        """:meth:`steps_in` (for :func:`scan_lines`)."""
+        return self.steps_in(ctx, line)
 
     def joint_scan(
         self, constraint: Constraint, techniques: Sequence[Technique]
