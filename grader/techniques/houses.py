@@ -60,6 +60,8 @@ class Houses:
     the rest of its line."""
     of_cells: Mapping[tuple[int, ...], int] = field(default_factory=dict)
     """A house's index by its cells (its constraint's ``vars``)."""
+    of_constraint: Mapping[int, int] = field(default_factory=dict)
+    """A house's index by its constraint's index (as ``of_cells`` of its ``vars``)."""
 
     def peers_hold(self, state: State, var: int, value: int) -> bool:
         """Whether a peer of ``var`` still has ``value`` as a candidate."""
@@ -188,6 +190,7 @@ def _build_houses(model: Model) -> Houses:
         read_peers=tuple(masks_reader(p) for p in peers),
         peer_bits=tuple(sum(1 << p for p in cell_peers) for cell_peers in peers),
         of_cells={house: cells.index(house) for house in cells},  # the first of equal ones
+        of_constraint={ci: cells.index(model.constraints[ci].vars) for ci in index},
         read_crossings=tuple(
             (
                 masks_reader(shared),
@@ -285,6 +288,11 @@ class FullHouse(HouseTechnique):
             mask = state[v]
             if mask & (mask - 1):
                 return []  # an open cell with several candidates: not one open cell with one
+        return self.last_cell(ctx, constraint)
+
+    def last_cell(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        """:meth:`steps_in` of a house whose every cell has at most one candidate."""
+        state = ctx.state
         complete = ctx.lasting.get("complete houses")
         if complete is not None and constraint in complete:
             return []  # every cell placed: so it stays (rescanned as its peers change)
@@ -303,6 +311,35 @@ class FullHouse(HouseTechnique):
         value = single_value(state[var])
         places, elims = houses.placement(state, var, value)
         return [self.make(places, elims, unit=houses.labels[h], cell=var)]
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        """:meth:`steps_in` of each pending house in one loop: the houses remembered complete
+        and those with a cell of several candidates (most) are dropped at once."""
+        state = ctx.state
+        complete = ctx.lasting.get("complete houses") or ()
+        last_cell = self.last_cell
+        wave: list[Step] = []
+        barren = []
+        for ci in sorted(pending):
+            constraint = constraints[ci]
+            if constraint in complete:
+                barren.append(ci)
+                continue
+            for v in constraint.vars:
+                mask = state[v]
+                if mask & (mask - 1):
+                    barren.append(ci)
+                    break
+            else:
+                found = last_cell(ctx, constraint)
+                if found:
+                    wave += found
+                else:
+                    barren.append(ci)
+        pending.difference_update(barren)
+        return wave
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"it is the last open cell of {step.data['unit']}"
@@ -325,27 +362,52 @@ class HiddenSingle(HouseTechnique):
 
     def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         houses = houses_of(ctx.model)
-        state = ctx.state
         h = houses.of_cells[constraint.vars]  # as self.house
         placed = placed_cells(ctx)
-        once = twice = done = 0
-        for v in houses.cells[h]:
-            mask = state[v]
-            twice |= once & mask
-            once |= mask
-            if v in placed:
-                done |= mask
-        # only values the house must hold and no placed cell holds
-        singles = once & ~twice & houses.covers[h] & ~done
+        singles = hidden_singles(houses, h, ctx.state, placed)
+        return self.placing(ctx, houses, h, singles, placed) if singles else []
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        """:meth:`steps_in` of each pending house in one loop (the model's houses, the state
+        and the placed cells read once)."""
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        placed = placed_cells(ctx)
+        of_constraint = houses.of_constraint
+        wave: list[Step] = []
+        barren = []
+        for ci in sorted(pending):
+            h = of_constraint[ci]
+            singles = hidden_singles(houses, h, state, placed)
+            found = self.placing(ctx, houses, h, singles, placed) if singles else None
+            if found:
+                wave += found
+            else:
+                barren.append(ci)
+        pending.difference_update(barren)
+        return wave
+
+    def placing(
+        self, ctx: Context, houses: Houses, h: int, singles: int, placed: set[int]
+    ) -> list[Step]:
+        """The steps placing the values ``singles`` (one place each in house ``h``), but for
+        cells already placed (added to ``placed``)."""
+        state = ctx.state
+        cells = houses.cells[h]
+        stated = ctx.stated
         steps: list[Step] = []
-        if not singles:
-            return steps
         for value in values_of(singles):
-            var = next(v for v in houses.cells[h] if state[v] >> value & 1)
+            bit = 1 << value
+            var = cells[0]
+            for var in cells:  # the value's one place
+                if state[var] & bit:
+                    break
             if (
-                is_single(state[var])
+                state[var] == bit  # its one candidate
                 and not houses.peers_hold(state, var, value)
-                and (ctx.stated is None or var in ctx.stated)
+                and (stated is None or var in stated)
             ):
                 placed.add(var)
                 continue
@@ -355,6 +417,18 @@ class HiddenSingle(HouseTechnique):
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"the only place for {ex.value(step.data['value'])} in {step.data['unit']}"
+
+
+def hidden_singles(houses: Houses, h: int, state: State, placed: set[int]) -> int:
+    """The values with one place in house ``h`` that it must hold and no placed cell holds."""
+    once = twice = done = 0
+    for v in houses.cells[h]:
+        mask = state[v]
+        twice |= once & mask
+        once |= mask
+        if v in placed:
+            done |= mask
+    return once & ~twice & houses.covers[h] & ~done
 
 
 class NakedSingle(Technique):
