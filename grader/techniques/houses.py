@@ -229,6 +229,31 @@ def stated_givens(model: Model, givens: State) -> set[int] | None:
     return {var for var, mask in enumerate(givens) if is_single(mask)}
 
 
+OpenSteps = Callable[[Context, Houses, int, list[int]], list[Step]]
+"""A technique's steps in a house (its index) given the house's open cells."""
+
+
+def scan_open_houses(ctx: Context, pending: set[int], steps_of: OpenSteps) -> list[Step]:
+    """:meth:`Technique.wave_in` of a technique reading each house's open cells, in one loop:
+    the model's houses, the state and the placed cells are read once a wave."""
+    houses = houses_of(ctx.model)
+    state = ctx.state
+    of_constraint = houses.of_constraint
+    placed = placed_cells(ctx)
+    stated = ctx.stated
+    wave: list[Step] = []
+    barren = []
+    for ci in sorted(pending):
+        h = of_constraint[ci]
+        found = steps_of(ctx, houses, h, houses.open_cells(state, h, placed, stated))
+        if found:
+            wave += found
+        else:
+            barren.append(ci)
+    pending.difference_update(barren)
+    return wave
+
+
 class HouseTechnique(Technique):
     """A technique that reads one house at a time (rescanned only where cells changed)."""
 
@@ -649,9 +674,33 @@ class NakedSubset(HouseTechnique):
         state = ctx.state
         h = self.house(ctx, constraint)
         open_cells = [v for v in open_in(ctx, houses, h) if not is_single(state[v])]
+        if len(open_cells) > self.degree:
+            yield from self._found(ctx, houses, h, open_cells)
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        houses = houses_of(ctx.model)
+        h = self.house(ctx, constraint)
+        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
+
+    def steps_of_open(
+        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[Step]:
+        """:meth:`steps_in` of house ``h`` given its open cells."""
+        state = ctx.state
+        several = [v for v in open_cells if state[v] & (state[v] - 1) or not state[v]]
+        if len(several) <= self.degree:
+            return []  # the common case, without starting the generator
+        return list(self._found(ctx, houses, h, several))
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_open_houses(ctx, pending, self.steps_of_open)
+
+    def _found(self, ctx: Context, houses: Houses, h: int, open_cells: list[int]) -> Iterator[Step]:
+        """The subsets among ``open_cells`` (those of house ``h`` not single), more than k."""
+        state = ctx.state
         k = self.degree
-        if len(open_cells) <= k:
-            return
         for group, union in naked_groups({v: state[v] for v in open_cells}, k):
             elims = [
                 (v, x) for v in open_cells if v not in group for x in values_of(state[v] & union)
@@ -697,10 +746,20 @@ class HiddenSubset(HouseTechnique):
     def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         houses = houses_of(ctx.model)
         h = self.house(ctx, constraint)
-        open_cells = open_in(ctx, houses, h)
+        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
+
+    def steps_of_open(
+        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[Step]:
+        """:meth:`steps_in` of house ``h`` given its open cells."""
         if not self.may_hold(ctx.state, open_cells, houses.covers[h]):
             return []  # the common case, without starting the generator
         return list(self._found(ctx, houses, h, open_cells))
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_open_houses(ctx, pending, self.steps_of_open)
 
     def may_hold(self, state: State, open_cells: Sequence[int], must: int) -> bool:
         """The quick test: enough open cells, and at least k values (of those the house must
