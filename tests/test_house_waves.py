@@ -3,7 +3,8 @@
 Hidden subsets test a house first (``HiddenSubset.may_hold``: enough open cells, and k values
 with 2 to k places) and search only past that test; a full house remembers, for the run, the
 houses whose every cell is placed. Both are held here to plain answers on random Sudoku
-states of several box shapes.
+states of several box shapes. A whole wave (``wave_in``, one loop over the pending houses with
+the quick rejects inline) is held to the houses asked one by one.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import pytest
 
 from conftest import make, random_solution
 from grader.core.engine import Engine
-from grader.core.model import values_of
+from grader.core.model import is_single, values_of
 from grader.core.technique import Context
 from grader.rating.costs import choose
+from grader.rating.family import Puzzle
 from grader.techniques.houses import FullHouse, HiddenSubset, houses_of, open_in
 
 SHAPES = ((4, None), (6, None), (9, None), (8, (2, 4)))
@@ -110,3 +112,70 @@ def test_a_full_house_remembered_complete_answers_as_a_fresh_look(size, box):
                 )
         remembered += len(ctx.lasting.get("complete houses", ()))
     assert remembered  # the memory was used
+
+
+WAVE_SHAPES = ((4, (2, 2)), (6, (2, 3)), (9, (3, 3)))
+
+
+def random_state(puzzle: Puzzle, rng: random.Random) -> list[int]:
+    """Candidates around a random solution (some cells narrowed to its value, some candidates
+    it does not use removed, now and then a cell emptied), or masks drawn at random (a few
+    empty)."""
+    domains = [variable.domain for variable in puzzle.model.variables]
+    if rng.random() < 0.25:
+        return [rng.randrange(0, domain + 1) & domain for domain in domains]
+    solution = random_solution(puzzle, rng)
+    share, keep = rng.uniform(0.2, 1.0), rng.uniform(0.1, 0.9)
+    state = []
+    for value, domain in zip(solution, domains, strict=True):
+        bit = 1 << value
+        if rng.random() < share:
+            state.append(bit)
+            continue
+        others = sum(1 << x for x in range(domain.bit_length()) if domain >> x & 1 and x != value)
+        state.append(bit | (others & rng.randrange(0, domain + 1) if rng.random() < keep else 0))
+    if rng.random() < 0.3:  # a contradiction: a house left all singles but an empty cell
+        state[rng.randrange(len(state))] = 0
+    return state
+
+
+def random_stated(state: list[int], rng: random.Random) -> set[int] | None:
+    """None (the run does not track stated cells) or some of the cells with one candidate."""
+    if rng.random() < 0.5:
+        return None
+    return {var for var, mask in enumerate(state) if is_single(mask) and rng.random() < 0.8}
+
+
+def test_a_wave_over_many_houses_finds_what_each_house_finds():
+    """For every batch local technique of the Sudoku table, on random states of 4x4, 6x6 and
+    9x9 Sudoku (near a solution or random candidates; stated cells tracked or not), the wave
+    over a random set of pending houses gives the steps of each house asked alone, in house
+    order, and keeps pending exactly the houses that have steps."""
+    rng = random.Random(5)
+    found_any: dict[str, bool] = {}
+    for n, box in WAVE_SHAPES:
+        puzzle = make({"family": "sudoku", "size": n, "box": list(box), "grid": ["." * n] * n})
+        model = puzzle.model
+        engine = Engine(model, choose(puzzle.family, model, None))
+        batch = [t for t in engine.plan.techniques if t.batch and t.local]
+        assert {t.name for t in batch} >= {"full-house", "hidden-single-box", "hidden-pair"}
+        for _ in range(150 if n == 9 else 80):
+            state = random_state(puzzle, rng)
+            stated = random_stated(state, rng)
+            for technique in batch:
+                houses = [
+                    ci for ci, c in enumerate(model.constraints) if technique.applies_to(c, model)
+                ]
+                pending = set(rng.sample(houses, rng.randint(1, len(houses))))
+                one_by_one = {
+                    ci: technique.steps_in(
+                        Context(model, list(state), engine, stated=stated), model.constraints[ci]
+                    )
+                    for ci in sorted(pending)
+                }
+                ctx = Context(model, list(state), engine, stated=stated)
+                wave = technique.wave_in(ctx, pending, model.constraints)
+                assert wave == [s for found in one_by_one.values() for s in found], technique
+                assert pending == {ci for ci, found in one_by_one.items() if found}, technique
+                found_any[technique.name] = found_any.get(technique.name, False) or bool(wave)
+    assert all(found_any.values()), found_any  # every technique was seen finding steps

@@ -60,6 +60,8 @@ class Houses:
     the rest of its line."""
     of_cells: Mapping[tuple[int, ...], int] = field(default_factory=dict)
     """A house's index by its cells (its constraint's ``vars``)."""
+    of_constraint: Mapping[int, int] = field(default_factory=dict)
+    """A house's index by its constraint's index (as ``of_cells`` of its ``vars``)."""
 
     def peers_hold(self, state: State, var: int, value: int) -> bool:
         """Whether a peer of ``var`` still has ``value`` as a candidate."""
@@ -188,6 +190,7 @@ def _build_houses(model: Model) -> Houses:
         read_peers=tuple(masks_reader(p) for p in peers),
         peer_bits=tuple(sum(1 << p for p in cell_peers) for cell_peers in peers),
         of_cells={house: cells.index(house) for house in cells},  # the first of equal ones
+        of_constraint={ci: cells.index(model.constraints[ci].vars) for ci in index},
         read_crossings=tuple(
             (
                 masks_reader(shared),
@@ -224,6 +227,31 @@ def stated_givens(model: Model, givens: State) -> set[int] | None:
     if not houses.cells or not all(houses.covering):
         return None
     return {var for var, mask in enumerate(givens) if is_single(mask)}
+
+
+OpenSteps = Callable[[Context, Houses, int, list[int]], list[Step]]
+"""A technique's steps in a house (its index) given the house's open cells."""
+
+
+def scan_open_houses(ctx: Context, pending: set[int], steps_of: OpenSteps) -> list[Step]:
+    """:meth:`Technique.wave_in` of a technique reading each house's open cells, in one loop:
+    the model's houses, the state and the placed cells are read once a wave."""
+    houses = houses_of(ctx.model)
+    state = ctx.state
+    of_constraint = houses.of_constraint
+    placed = placed_cells(ctx)
+    stated = ctx.stated
+    wave: list[Step] = []
+    barren = []
+    for ci in sorted(pending):
+        h = of_constraint[ci]
+        found = steps_of(ctx, houses, h, houses.open_cells(state, h, placed, stated))
+        if found:
+            wave += found
+        else:
+            barren.append(ci)
+    pending.difference_update(barren)
+    return wave
 
 
 class HouseTechnique(Technique):
@@ -285,6 +313,11 @@ class FullHouse(HouseTechnique):
             mask = state[v]
             if mask & (mask - 1):
                 return []  # an open cell with several candidates: not one open cell with one
+        return self.last_cell(ctx, constraint)
+
+    def last_cell(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        """:meth:`steps_in` of a house whose every cell has at most one candidate."""
+        state = ctx.state
         complete = ctx.lasting.get("complete houses")
         if complete is not None and constraint in complete:
             return []  # every cell placed: so it stays (rescanned as its peers change)
@@ -303,6 +336,35 @@ class FullHouse(HouseTechnique):
         value = single_value(state[var])
         places, elims = houses.placement(state, var, value)
         return [self.make(places, elims, unit=houses.labels[h], cell=var)]
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        """:meth:`steps_in` of each pending house in one loop: the houses remembered complete
+        and those with a cell of several candidates (most) are dropped at once."""
+        state = ctx.state
+        complete = ctx.lasting.get("complete houses") or ()
+        last_cell = self.last_cell
+        wave: list[Step] = []
+        barren = []
+        for ci in sorted(pending):
+            constraint = constraints[ci]
+            if constraint in complete:
+                barren.append(ci)
+                continue
+            for v in constraint.vars:
+                mask = state[v]
+                if mask & (mask - 1):
+                    barren.append(ci)
+                    break
+            else:
+                found = last_cell(ctx, constraint)
+                if found:
+                    wave += found
+                else:
+                    barren.append(ci)
+        pending.difference_update(barren)
+        return wave
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"it is the last open cell of {step.data['unit']}"
@@ -325,27 +387,52 @@ class HiddenSingle(HouseTechnique):
 
     def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         houses = houses_of(ctx.model)
-        state = ctx.state
         h = houses.of_cells[constraint.vars]  # as self.house
         placed = placed_cells(ctx)
-        once = twice = done = 0
-        for v in houses.cells[h]:
-            mask = state[v]
-            twice |= once & mask
-            once |= mask
-            if v in placed:
-                done |= mask
-        # only values the house must hold and no placed cell holds
-        singles = once & ~twice & houses.covers[h] & ~done
+        singles = hidden_singles(houses, h, ctx.state, placed)
+        return self.placing(ctx, houses, h, singles, placed) if singles else []
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        """:meth:`steps_in` of each pending house in one loop (the model's houses, the state
+        and the placed cells read once)."""
+        houses = houses_of(ctx.model)
+        state = ctx.state
+        placed = placed_cells(ctx)
+        of_constraint = houses.of_constraint
+        wave: list[Step] = []
+        barren = []
+        for ci in sorted(pending):
+            h = of_constraint[ci]
+            singles = hidden_singles(houses, h, state, placed)
+            found = self.placing(ctx, houses, h, singles, placed) if singles else None
+            if found:
+                wave += found
+            else:
+                barren.append(ci)
+        pending.difference_update(barren)
+        return wave
+
+    def placing(
+        self, ctx: Context, houses: Houses, h: int, singles: int, placed: set[int]
+    ) -> list[Step]:
+        """The steps placing the values ``singles`` (one place each in house ``h``), but for
+        cells already placed (added to ``placed``)."""
+        state = ctx.state
+        cells = houses.cells[h]
+        stated = ctx.stated
         steps: list[Step] = []
-        if not singles:
-            return steps
         for value in values_of(singles):
-            var = next(v for v in houses.cells[h] if state[v] >> value & 1)
+            bit = 1 << value
+            var = cells[0]
+            for var in cells:  # the value's one place
+                if state[var] & bit:
+                    break
             if (
-                is_single(state[var])
+                state[var] == bit  # its one candidate
                 and not houses.peers_hold(state, var, value)
-                and (ctx.stated is None or var in ctx.stated)
+                and (stated is None or var in stated)
             ):
                 placed.add(var)
                 continue
@@ -355,6 +442,18 @@ class HiddenSingle(HouseTechnique):
 
     def explain(self, step: Step, ex: Explainer) -> str:
         return f"the only place for {ex.value(step.data['value'])} in {step.data['unit']}"
+
+
+def hidden_singles(houses: Houses, h: int, state: State, placed: set[int]) -> int:
+    """The values with one place in house ``h`` that it must hold and no placed cell holds."""
+    once = twice = done = 0
+    for v in houses.cells[h]:
+        mask = state[v]
+        twice |= once & mask
+        once |= mask
+        if v in placed:
+            done |= mask
+    return once & ~twice & houses.covers[h] & ~done
 
 
 class NakedSingle(Technique):
@@ -575,9 +674,33 @@ class NakedSubset(HouseTechnique):
         state = ctx.state
         h = self.house(ctx, constraint)
         open_cells = [v for v in open_in(ctx, houses, h) if not is_single(state[v])]
+        if len(open_cells) > self.degree:
+            yield from self._found(ctx, houses, h, open_cells)
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        houses = houses_of(ctx.model)
+        h = self.house(ctx, constraint)
+        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
+
+    def steps_of_open(
+        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[Step]:
+        """:meth:`steps_in` of house ``h`` given its open cells."""
+        state = ctx.state
+        several = [v for v in open_cells if state[v] & (state[v] - 1) or not state[v]]
+        if len(several) <= self.degree:
+            return []  # the common case, without starting the generator
+        return list(self._found(ctx, houses, h, several))
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_open_houses(ctx, pending, self.steps_of_open)
+
+    def _found(self, ctx: Context, houses: Houses, h: int, open_cells: list[int]) -> Iterator[Step]:
+        """The subsets among ``open_cells`` (those of house ``h`` not single), more than k."""
+        state = ctx.state
         k = self.degree
-        if len(open_cells) <= k:
-            return
         for group, union in naked_groups({v: state[v] for v in open_cells}, k):
             elims = [
                 (v, x) for v in open_cells if v not in group for x in values_of(state[v] & union)
@@ -623,10 +746,20 @@ class HiddenSubset(HouseTechnique):
     def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         houses = houses_of(ctx.model)
         h = self.house(ctx, constraint)
-        open_cells = open_in(ctx, houses, h)
+        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
+
+    def steps_of_open(
+        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[Step]:
+        """:meth:`steps_in` of house ``h`` given its open cells."""
         if not self.may_hold(ctx.state, open_cells, houses.covers[h]):
             return []  # the common case, without starting the generator
         return list(self._found(ctx, houses, h, open_cells))
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_open_houses(ctx, pending, self.steps_of_open)
 
     def may_hold(self, state: State, open_cells: Sequence[int], must: int) -> bool:
         """The quick test: enough open cells, and at least k values (of those the house must
