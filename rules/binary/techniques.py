@@ -445,11 +445,7 @@ class Window(BalancedTechnique):
     def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
         assert isinstance(constraint, Line)
         zeros, ones, empty = line_bits(ctx, constraint)
-        if not empty:
-            return []
-        quota = constraint.rule.quota  # type: ignore[attr-defined]
-        zc, oc = zeros.bit_count(), ones.bit_count()
-        if not (one_left_to_place(zc, oc, quota) or one_left_to_place(oc, zc, quota)):
+        if not empty or not self.may_find(constraint, zeros, ones, empty):
             return []  # the common case: no window can hold the last A
         return list(self.find_in(ctx, constraint))
 
