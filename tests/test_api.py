@@ -64,6 +64,39 @@ def test_naming_the_family_of_a_text_file_imports_no_other_family(tmp_path):
     assert out.stdout.split(" ", 1) == ["1", "['grader.rating.family', 'rules.sudoku.family']\n"]
 
 
+def test_a_text_file_imports_the_families_up_to_the_one_that_reads_it(tmp_path):
+    """Without ``--family``, families are tried in order of name and imported as they are
+    reached: a file of Unruly game IDs is read by the first (binairo) and imports no other,
+    a Sudoku line's file the ones before sudoku but not tango."""
+    unruly = tmp_path / "unruly.txt"
+    unruly.write_text("8x8u:aebakdClaAcCeBGd\n")
+    sudoku = tmp_path / "sudoku.txt"
+    sudoku.write_text(
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n"
+    )
+    code = (
+        "import sys, grader; puzzles = grader.load(sys.argv[1]); "
+        "print(puzzles[0].family.name, sorted(m for m in sys.modules if m.startswith('rules.') "
+        "and m.endswith('.family')))"
+    )
+    for source, family, imported in (
+        (unruly, "binairo", ["rules.binairo.family"]),
+        (sudoku, "sudoku", ["rules.binairo.family", "rules.sudoku.family"]),
+    ):
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(source)], capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        name, modules = out.stdout.split(" ", 1)
+        assert name == family
+        listed = modules.strip().strip("[]").replace("'", "").split(", ")
+        assert all(m in listed for m in imported), listed
+        assert "rules.tango.family" not in listed, listed
+        if family == "binairo":  # the one family imported (rules.binary is shared code)
+            others = ("pairplace", "path", "siteswap", "sudoku", "tango")
+            assert not [m for m in listed if m.split(".")[1] in others], listed
+
+
 def test_a_text_format_may_give_any_layout_the_family_reads():
     """A dict a family's text format makes is read as its files are, through the family's
     other layouts too (by default; Sudoku and Binairo read theirs without the schema)."""

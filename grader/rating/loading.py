@@ -15,13 +15,14 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from grader.core.errors import FieldProblem, InputError, validation_problem
 from grader.rating.family import Family, Puzzle
-from grader.rating.registry import families, get_family
+from grader.rating.registry import families, families_in_turn, get_family
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most a source is read of: a larger file, device or pipe is refused (one line)."""
@@ -302,12 +303,13 @@ def _entry_id(item: Any, default: str) -> str:
     return str(item["id"]) if isinstance(item, dict) and "id" in item else default
 
 
-def _families(only: str | None) -> list[Family]:
-    """Every installed family, or only the one named (the others are not even imported)."""
+def _families(only: str | None) -> Iterable[Family]:
+    """Every installed family, each imported when reached (see ``families_in_turn``), or only
+    the one named (the others are not even imported)."""
     if only is not None:
         named = get_family(only)
         return [named] if named is not None else []
-    return list(families().values())
+    return families_in_turn()
 
 
 def _from_text(text: str, origin: str, only: str | None = None) -> dict[str, Any] | None:
