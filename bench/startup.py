@@ -1,10 +1,11 @@
 """Start-up cost: CPU seconds (user + system, children included) of ``grade --help``, of grading
 the example Sudoku as JSON (from its file, and as a text line without and with ``--family
-sudoku``), of generating one 14x14 Binairo and of ``python -c "import grader"``, the median of
-several runs; beside them Python alone and the libraries the command line loads before any of
-our code runs: typer, and pydantic, which only a JSON file's validation imports (typer 0.29
-imported it for every command, through an adapter per option: pyproject holds typer below it),
-and numba, which the first dynamic chain imports.
+sudoku``), of grading a Tatham Unruly game ID (a text line), of generating one 14x14 Binairo
+and of ``python -c "import grader"``, the median of several runs; beside them Python alone and
+the libraries the command line loads before any of our code runs: typer, and pydantic, which
+only a JSON file's validation imports (typer 0.29 imported it for every command, through an
+adapter per option: pyproject holds typer below it), and numba, which the first dynamic chain
+imports.
 Our bytecode is compiled first, as ``pip install .`` does.
 
     python bench/startup.py                      # the active environment
@@ -75,6 +76,9 @@ def main() -> None:
         *("generate", "binairo", "--size", "14x14", "--level", "normal", "-n", "1"),
         *("--seed", "1", "-o", str(made), "--force", "--no-progress"),
     ]
+    unruly = Path(tempfile.mkdtemp()) / "unruly.txt"
+    unruly.write_text("8x8u:aebakdClaAcCeBGd\n")  # the README's game ID
+    commands["grade --json (one Unruly game ID)"] = [str(bin_dir / "grade"), "--json", str(unruly)]
     line = sudoku_line(HERE.parent / "examples" / "sudoku.json")
     for name, extra in (("", []), (" --family sudoku", ["--family", "sudoku"])):
         commands[f"grade --json{name} (one sudoku line)"] = [
