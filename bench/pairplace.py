@@ -11,7 +11,8 @@ import random
 import statistics
 import time
 from collections import Counter
-from pathlib import Path
+
+from vs_common import DEFAULT_DATA
 
 from grader.core.engine import Engine
 from grader.core.exact import count_solutions
@@ -90,7 +91,7 @@ def random_solutions(name: str, runs: int) -> str:
 
 
 def shared_examples() -> str:
-    path = Path(__file__).resolve().parents[3] / "shared" / "data" / "pair_place_examples.json"
+    path = DEFAULT_DATA / "pair_place_examples.json"
     if not path.exists():
         return "shared examples: not available"
     puzzles = load(str(path))

@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from vs_common import DEFAULT_DATA
+
 from grader.core.exact import count_solutions, search_for
 from grader.generation.generator import Generator, Request
 from grader.rating.grading import grade
@@ -29,12 +31,8 @@ EXAMPLES = "path_puzzles_examples.json"
 
 
 def examples_file() -> Path | None:
-    root = Path(__file__).resolve().parent.parent
-    for base in (root.parent, root.parent.parent):
-        path = base / "shared" / "data" / EXAMPLES
-        if path.exists():
-            return path
-    return None
+    path = DEFAULT_DATA / EXAMPLES
+    return path if path.exists() else None
 
 
 def examples() -> None:

@@ -35,7 +35,7 @@ from grader.output.render import (  # noqa: E402
 from grader.rating.grading import grade  # noqa: E402
 from grader.rating.loading import load, puzzle_from_dict  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = shared_sets.SHARED_DATA
 
 
 def examples() -> list:

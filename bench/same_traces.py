@@ -19,6 +19,8 @@ import argparse
 import json
 from pathlib import Path
 
+from vs_common import DEFAULT_DATA
+
 from checkouts import ROOT, run_in
 
 CHILD = """
@@ -55,7 +57,7 @@ def collections() -> dict[str, tuple[str, object]]:
     found: dict[str, tuple[str, object]] = {
         "examples": ("files", sorted(str(p) for p in (ROOT / "examples").glob("*.json")))
     }
-    shared = ROOT.parent / "shared" / "data"
+    shared = DEFAULT_DATA
     for name, kind, file in (
         ("tango real", "tango_real", "tango_real.jsonl"),
         ("binairo external", "binairo_external", "binairo_external.jsonl"),

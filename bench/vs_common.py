@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = CHECKOUT.parent / "shared" / "data"
+DEFAULT_DATA = Path(os.environ.get("GRADER_SHARED_DATA") or CHECKOUT.parent / "shared" / "data")
+"""../shared/data beside the checkout, or the folder ``$GRADER_SHARED_DATA`` names."""
 BUILD_HINT = (
     "build the references with [SKFR_GIT=SKFR_GIT_DIR] ../shared/anchors/build.sh SE_GIT_DIR "
     "TATHAM_GIT_DIR (see ../shared/anchors/README.md) and run the export lines it prints"

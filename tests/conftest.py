@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import shared_sets
 from grader.rating.family import Puzzle
 from grader.rating.loading import puzzle_from_dict
 
@@ -15,7 +16,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DATA = shared_sets.SHARED_DATA
 
 
 def make(data: dict) -> Puzzle:

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+SHARED_DATA = Path(
+    os.environ.get("GRADER_SHARED_DATA")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+)
+"""../shared/data beside the checkout, or the folder ``$GRADER_SHARED_DATA`` names (a checkout
+elsewhere, such as a git worktree)."""
 
 
 def rows_of(path: Path) -> Iterator[dict]:

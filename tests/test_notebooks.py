@@ -85,7 +85,7 @@ def fresh_copy(target: Path) -> Path:
 
 def shared_folder() -> Path | None:
     """../shared/data (or ``$GRADER_SHARED_DATA``) when it is there."""
-    path = Path(os.environ.get("GRADER_SHARED_DATA") or SHARED_DATA)
+    path = SHARED_DATA
     if path.is_dir():
         return path
     if os.environ.get(REQUIRE_SHARED):
