@@ -40,7 +40,7 @@ def test_classic_mode_alone_asks_for_any_level():
     meta = json.loads(result.stdout)["meta"]
     assert meta["mode"] == "unique" and meta["asked_level"] == "any"
     assert "naked-single" in meta["settings"]["techniques"]  # what rated it, as grade stamps
-    assert "(1 attempts)" in result.stderr  # no level filter: the first minimal puzzle
+    assert "(1 attempt)" in result.stderr  # no level filter: the first minimal puzzle
 
 
 def test_a_json_output_is_one_document_that_grade_reads_back(tmp_path):

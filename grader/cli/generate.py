@@ -18,7 +18,7 @@ from grader.cli.common import (
     stderr_is_terminal,
 )
 from grader.core.errors import FieldProblem, UsageError
-from grader.core.units import seconds_text
+from grader.core.units import counted, seconds_text
 
 if TYPE_CHECKING:
     from grader.rating.family import Family
@@ -206,7 +206,7 @@ def grader_generate(
     where = f" to {output}" if output and (result.lines or not result.interrupted) else ""
     err.print(
         f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
-        f"{seconds_text(result.seconds)} ({result.attempts} attempts)"
+        f"{seconds_text(result.seconds)} ({counted(result.attempts, 'attempt')})"
         + (" — interrupted" if result.interrupted else ""),
         markup=False,
     )
@@ -302,7 +302,8 @@ def _run_plan(
     made = sum(r.added for r in result.rows)
     err.print(
         f"plan {plan}: {made} puzzles added to {bank} in {seconds_text(result.seconds)} "
-        f"({result.attempts} attempts)" + (" — interrupted" if result.interrupted else ""),
+        f"({counted(result.attempts, 'attempt')})"
+        + (" — interrupted" if result.interrupted else ""),
         markup=False,
     )
     if result.interrupted:

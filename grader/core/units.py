@@ -1,4 +1,4 @@
-"""How quantities read in messages: seconds as a person writes them."""
+"""How quantities read in messages: seconds as a person writes them, counts with their noun."""
 
 from __future__ import annotations
 
@@ -12,3 +12,8 @@ def seconds_text(seconds: float) -> str:
     if seconds < 0.01:
         return f"{seconds:.3f} s"
     return f"{seconds:.3g} s"
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2 puzzles``: a count with its noun in the singular or plural."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

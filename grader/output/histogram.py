@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from grader.core.units import counted
 from grader.output.report_keys import TECHNIQUE_PREFIX
 from grader.rating.family import LEVELS, OUTCOMES
 
@@ -25,11 +26,6 @@ LEVEL_COLOURS = {
     "invalid": "#252525",
 }
 """Colours of the six levels (cool to hot), and of unsolved and invalid puzzles."""
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 puzzle``, ``2 puzzles``: a count with its noun in the singular or plural."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def level_order(frame: pd.DataFrame, family: str | None = None) -> list[str]:
