@@ -33,13 +33,18 @@ def families() -> dict[str, Family]:
     return dict(sorted(found.items()))
 
 
+@cache
+def _family_names() -> tuple[str, ...]:
+    """The names of the families' entry points, sorted (read once: a file asks per line)."""
+    return tuple(sorted({entry.name for entry in _entry_points().select(group=FAMILY_GROUP)}))
+
+
 def families_in_turn() -> Iterator[Family]:
     """Every installed family in the order of their entry points' names (each named after its
     family, as :func:`families` orders them), each imported only when reached: a caller that
     stops at the first family reading a text imports no other (start-up of a command grading
     one family's file)."""
-    names = sorted({entry.name for entry in _entry_points().select(group=FAMILY_GROUP)})
-    for name in names:
+    for name in _family_names():
         family = get_family(name)
         if family is not None:
             yield family
