@@ -32,6 +32,10 @@ def test_a_run_that_makes_nothing_leaves_an_empty_output_and_says_so(tmp_path):
     assert out.read_text() == ""
     assert f"{out}: written empty (no puzzle was made)" in result.stderr
     assert not [p for p in tmp_path.iterdir() if p.name != "out.jsonl"]  # no temporary left
+    summary = result.stderr.splitlines()[-1]  # the count and why it stopped, on one line
+    assert summary.startswith("generated 0 of 1 binairo puzzles to")
+    assert "(1 attempt); stopped: " in summary, result.stderr
+    assert len(result.stderr.splitlines()) == 2, result.stderr
 
 
 def test_classic_mode_alone_asks_for_any_level():

@@ -207,11 +207,10 @@ def grader_generate(
     err.print(
         f"generated {len(result.lines)} of {count} {family} puzzles{where} in "
         f"{seconds_text(result.seconds)} ({counted(result.attempts, 'attempt')})"
-        + (" — interrupted" if result.interrupted else ""),
+        + (" — interrupted" if result.interrupted else "")
+        + (f"; stopped: {result.gave_up}" if result.gave_up else ""),  # as a plan's rows say it
         markup=False,
     )
-    if result.gave_up:
-        err.print(f"stopped: {result.gave_up}", markup=False)
     if result.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
     if len(result.lines) < count:

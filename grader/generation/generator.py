@@ -32,7 +32,7 @@ from grader.core.errors import FieldProblem, UsageError
 from grader.core.exact import ExactSearch, SearchTimeout
 from grader.core.model import Model, State, is_single
 from grader.core.technique import EngineTimeout, Technique
-from grader.core.units import seconds_text
+from grader.core.units import counted, seconds_text
 from grader.core.version import __version__
 from grader.rating.costs import Costs, choose
 from grader.rating.family import Family
@@ -134,7 +134,7 @@ class Selection:
             self.gave_up = (
                 f"the time limit of {seconds_text(request.timeout or 0.0)} was reached"
                 if outcome.timed_out
-                else f"no {what} found in {request.max_attempts} attempts "
+                else f"no {what} found in {counted(request.max_attempts, 'attempt')} "
                 "(the level may be out of reach at this size)"
             )
             return None
