@@ -294,6 +294,47 @@ class HouseTechnique(Technique):
         return houses_of(ctx.model).of_cells[constraint.vars]
 
 
+class OpenCellsTechnique(HouseTechnique):
+    """A house technique that searches a house's open cells (naked and hidden subsets): a quick
+    test picks the cells to search (:meth:`cells_to_search`, None: nothing to find), then
+    :meth:`_found` searches them; a wave reads every house's open cells in one loop
+    (:func:`scan_open_houses`)."""
+
+    def cells_to_search(
+        self, state: State, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[int] | None:
+        """The cells of house ``h`` to search, given its open cells; None: nothing to find."""
+        raise NotImplementedError
+
+    def _found(self, ctx: Context, houses: Houses, h: int, cells: list[int]) -> Iterator[Step]:
+        """The steps among ``cells`` of house ``h`` (past the quick test)."""
+        raise NotImplementedError
+
+    def steps_of_open(
+        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[Step]:
+        """The steps in house ``h`` given its open cells."""
+        cells = self.cells_to_search(ctx.state, houses, h, open_cells)
+        return [] if cells is None else list(self._found(ctx, houses, h, cells))
+
+    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
+        houses = houses_of(ctx.model)
+        h = self.house(ctx, constraint)
+        cells = self.cells_to_search(ctx.state, houses, h, open_in(ctx, houses, h))
+        if cells is not None:
+            yield from self._found(ctx, houses, h, cells)
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        houses = houses_of(ctx.model)
+        h = self.house(ctx, constraint)
+        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_open_houses(ctx, pending, self.steps_of_open)
+
+
 # -- singles ---------------------------------------------------------------------------------
 
 
@@ -651,7 +692,7 @@ def naked_groups(masks: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, 
             yield group, union
 
 
-class NakedSubset(HouseTechnique):
+class NakedSubset(OpenCellsTechnique):
     name = "naked-pair"
     title = "Naked subset"
     description = (
@@ -669,33 +710,12 @@ class NakedSubset(HouseTechnique):
     def default_name(cls, degree: int = 2, **kwargs: Any) -> str:
         return f"naked-{SUBSET_NAMES[degree]}"
 
-    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        houses = houses_of(ctx.model)
-        state = ctx.state
-        h = self.house(ctx, constraint)
-        open_cells = [v for v in open_in(ctx, houses, h) if not is_single(state[v])]
-        if len(open_cells) > self.degree:
-            yield from self._found(ctx, houses, h, open_cells)
-
-    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
-        houses = houses_of(ctx.model)
-        h = self.house(ctx, constraint)
-        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
-
-    def steps_of_open(
-        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
-    ) -> list[Step]:
-        """:meth:`steps_in` of house ``h`` given its open cells."""
-        state = ctx.state
+    def cells_to_search(
+        self, state: State, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[int] | None:
+        """The open cells not single, when they are more than k."""
         several = [v for v in open_cells if state[v] & (state[v] - 1) or not state[v]]
-        if len(several) <= self.degree:
-            return []  # the common case, without starting the generator
-        return list(self._found(ctx, houses, h, several))
-
-    def wave_in(
-        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
-    ) -> list[Step]:
-        return scan_open_houses(ctx, pending, self.steps_of_open)
+        return several if len(several) > self.degree else None
 
     def _found(self, ctx: Context, houses: Houses, h: int, open_cells: list[int]) -> Iterator[Step]:
         """The subsets among ``open_cells`` (those of house ``h`` not single), more than k."""
@@ -718,7 +738,7 @@ class NakedSubset(HouseTechnique):
         )
 
 
-class HiddenSubset(HouseTechnique):
+class HiddenSubset(OpenCellsTechnique):
     name = "hidden-pair"
     title = "Hidden subset"
     description = (
@@ -743,23 +763,11 @@ class HiddenSubset(HouseTechnique):
     def default_name(cls, degree: int = 2, direct: bool = False, **kwargs: Any) -> str:
         return f"{'direct-' if direct else ''}hidden-{SUBSET_NAMES[degree]}"
 
-    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
-        houses = houses_of(ctx.model)
-        h = self.house(ctx, constraint)
-        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
-
-    def steps_of_open(
-        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
-    ) -> list[Step]:
-        """:meth:`steps_in` of house ``h`` given its open cells."""
-        if not self.may_hold(ctx.state, open_cells, houses.covers[h]):
-            return []  # the common case, without starting the generator
-        return list(self._found(ctx, houses, h, open_cells))
-
-    def wave_in(
-        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
-    ) -> list[Step]:
-        return scan_open_houses(ctx, pending, self.steps_of_open)
+    def cells_to_search(
+        self, state: State, houses: Houses, h: int, open_cells: list[int]
+    ) -> list[int] | None:
+        """The open cells, when :meth:`may_hold` lets them through."""
+        return open_cells if self.may_hold(state, open_cells, houses.covers[h]) else None
 
     def may_hold(self, state: State, open_cells: Sequence[int], must: int) -> bool:
         """The quick test: enough open cells, and at least k values (of those the house must
@@ -785,13 +793,6 @@ class HiddenSubset(HouseTechnique):
             one |= mask
         beyond = (three, four, five)[k - 2]  # k + 1 places or more
         return (two & ~beyond).bit_count() >= k
-
-    def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
-        houses = houses_of(ctx.model)
-        h = self.house(ctx, constraint)
-        open_cells = open_in(ctx, houses, h)
-        if self.may_hold(ctx.state, open_cells, houses.covers[h]):
-            yield from self._found(ctx, houses, h, open_cells)
 
     def _found(self, ctx: Context, houses: Houses, h: int, open_cells: list[int]) -> Iterator[Step]:
         """The subsets of house ``h`` past the quick test."""
