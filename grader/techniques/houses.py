@@ -349,6 +349,9 @@ class FullHouse(HouseTechnique):
         return iter(self.steps_in(ctx, constraint))
 
     def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        complete = ctx.lasting.get("complete houses")
+        if complete is not None and constraint in complete:
+            return []  # every cell placed: so it stays (rescanned as its peers change)
         state = ctx.state
         for v in constraint.vars:
             mask = state[v]
@@ -357,11 +360,9 @@ class FullHouse(HouseTechnique):
         return self.last_cell(ctx, constraint)
 
     def last_cell(self, ctx: Context, constraint: Constraint) -> list[Step]:
-        """:meth:`steps_in` of a house whose every cell has at most one candidate."""
+        """:meth:`steps_in` of a house whose every cell has at most one candidate and that is
+        not remembered complete (a house found complete here is remembered for the run)."""
         state = ctx.state
-        complete = ctx.lasting.get("complete houses")
-        if complete is not None and constraint in complete:
-            return []  # every cell placed: so it stays (rescanned as its peers change)
         houses = houses_of(ctx.model)
         h = self.house(ctx, constraint)
         if not houses.covering[h]:
