@@ -229,23 +229,20 @@ def stated_givens(model: Model, givens: State) -> set[int] | None:
     return {var for var, mask in enumerate(givens) if is_single(mask)}
 
 
-OpenSteps = Callable[[Context, Houses, int, list[int]], list[Step]]
-"""A technique's steps in a house (its index) given the house's open cells."""
+HouseSteps = Callable[[Context, Houses, int, set[int]], list[Step]]
+"""A technique's steps in a house (its index), given the houses and the cells known placed."""
 
 
-def scan_open_houses(ctx: Context, pending: set[int], steps_of: OpenSteps) -> list[Step]:
-    """:meth:`Technique.wave_in` of a technique reading each house's open cells, in one loop:
-    the model's houses, the state and the placed cells are read once a wave."""
+def scan_houses(ctx: Context, pending: set[int], steps_of: HouseSteps) -> list[Step]:
+    """:meth:`Technique.wave_in` of a technique asking house by house, in one loop: the model's
+    houses and the placed cells are read once a wave."""
     houses = houses_of(ctx.model)
-    state = ctx.state
     of_constraint = houses.of_constraint
     placed = placed_cells(ctx)
-    stated = ctx.stated
     wave: list[Step] = []
     barren = []
     for ci in sorted(pending):
-        h = of_constraint[ci]
-        found = steps_of(ctx, houses, h, houses.open_cells(state, h, placed, stated))
+        found = steps_of(ctx, houses, of_constraint[ci], placed)
         if found:
             wave += found
         else:
@@ -294,11 +291,29 @@ class HouseTechnique(Technique):
         return houses_of(ctx.model).of_cells[constraint.vars]
 
 
-class OpenCellsTechnique(HouseTechnique):
+class HouseByHouse(HouseTechnique):
+    """A house technique whose steps in one house come from :meth:`steps_of_house`, for a
+    house alone (:meth:`steps_in`) or every pending house of a wave (:func:`scan_houses`)."""
+
+    def steps_of_house(self, ctx: Context, houses: Houses, h: int, placed: set[int]) -> list[Step]:
+        """The steps in house ``h`` (``placed``: :func:`placed_cells`)."""
+        raise NotImplementedError
+
+    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
+        houses = houses_of(ctx.model)
+        h = houses.of_cells[constraint.vars]  # as self.house
+        return self.steps_of_house(ctx, houses, h, placed_cells(ctx))
+
+    def wave_in(
+        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
+    ) -> list[Step]:
+        return scan_houses(ctx, pending, self.steps_of_house)
+
+
+class OpenCellsTechnique(HouseByHouse):
     """A house technique that searches a house's open cells (naked and hidden subsets): a quick
     test picks the cells to search (:meth:`cells_to_search`, None: nothing to find), then
-    :meth:`_found` searches them; a wave reads every house's open cells in one loop
-    (:func:`scan_open_houses`)."""
+    :meth:`_found` searches them."""
 
     def cells_to_search(
         self, state: State, houses: Houses, h: int, open_cells: list[int]
@@ -310,11 +325,10 @@ class OpenCellsTechnique(HouseTechnique):
         """The steps among ``cells`` of house ``h`` (past the quick test)."""
         raise NotImplementedError
 
-    def steps_of_open(
-        self, ctx: Context, houses: Houses, h: int, open_cells: list[int]
-    ) -> list[Step]:
-        """The steps in house ``h`` given its open cells."""
-        cells = self.cells_to_search(ctx.state, houses, h, open_cells)
+    def steps_of_house(self, ctx: Context, houses: Houses, h: int, placed: set[int]) -> list[Step]:
+        state = ctx.state
+        open_cells = houses.open_cells(state, h, placed, ctx.stated)  # as open_in
+        cells = self.cells_to_search(state, houses, h, open_cells)
         return [] if cells is None else list(self._found(ctx, houses, h, cells))
 
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
@@ -323,16 +337,6 @@ class OpenCellsTechnique(HouseTechnique):
         cells = self.cells_to_search(ctx.state, houses, h, open_in(ctx, houses, h))
         if cells is not None:
             yield from self._found(ctx, houses, h, cells)
-
-    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
-        houses = houses_of(ctx.model)
-        h = self.house(ctx, constraint)
-        return self.steps_of_open(ctx, houses, h, open_in(ctx, houses, h))
-
-    def wave_in(
-        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
-    ) -> list[Step]:
-        return scan_open_houses(ctx, pending, self.steps_of_open)
 
 
 # -- singles ---------------------------------------------------------------------------------
@@ -412,7 +416,7 @@ class FullHouse(HouseTechnique):
         return f"it is the last open cell of {step.data['unit']}"
 
 
-class HiddenSingle(HouseTechnique):
+class HiddenSingle(HouseByHouse):
     name = "hidden-single"
     title = "Hidden single"
     description = "A value with one place left in a house goes there."
@@ -427,34 +431,9 @@ class HiddenSingle(HouseTechnique):
     def find_in(self, ctx: Context, constraint: Constraint) -> Iterator[Step]:
         return iter(self.steps_in(ctx, constraint))
 
-    def steps_in(self, ctx: Context, constraint: Constraint) -> list[Step]:
-        houses = houses_of(ctx.model)
-        h = houses.of_cells[constraint.vars]  # as self.house
-        placed = placed_cells(ctx)
+    def steps_of_house(self, ctx: Context, houses: Houses, h: int, placed: set[int]) -> list[Step]:
         singles = hidden_singles(houses, h, ctx.state, placed)
         return self.placing(ctx, houses, h, singles, placed) if singles else []
-
-    def wave_in(
-        self, ctx: Context, pending: set[int], constraints: Sequence[Constraint]
-    ) -> list[Step]:
-        """:meth:`steps_in` of each pending house in one loop (the model's houses, the state
-        and the placed cells read once)."""
-        houses = houses_of(ctx.model)
-        state = ctx.state
-        placed = placed_cells(ctx)
-        of_constraint = houses.of_constraint
-        wave: list[Step] = []
-        barren = []
-        for ci in sorted(pending):
-            h = of_constraint[ci]
-            singles = hidden_singles(houses, h, state, placed)
-            found = self.placing(ctx, houses, h, singles, placed) if singles else None
-            if found:
-                wave += found
-            else:
-                barren.append(ci)
-        pending.difference_update(barren)
-        return wave
 
     def placing(
         self, ctx: Context, houses: Houses, h: int, singles: int, placed: set[int]
