@@ -29,7 +29,7 @@ from grader.core.clock import deadline_scope
 from grader.core.effort import effort as effort_of
 from grader.core.engine import Engine, Run
 from grader.core.errors import FieldProblem, UsageError
-from grader.core.exact import ExactSearch, SearchTimeout
+from grader.core.exact import ExactSearch, SearchTimeout, search_for
 from grader.core.model import Model, State, is_single
 from grader.core.technique import EngineTimeout, Technique
 from grader.core.units import counted, seconds_text
@@ -473,6 +473,8 @@ class Hints:
         self.solution = solution
         self.extras = extras
         self.chosen: list[Any] = []
+        self.needed: set[int] = set()
+        """Given cells reduction keeps untested (see :meth:`DeducibleHints.needed_cells`)."""
         self.rng = rng
         self.model = self.template
         self.givens = self.template.initial_state()
@@ -513,6 +515,8 @@ class Hints:
         order = self.hint_list()
         self.rng.shuffle(order)
         for hint in order:
+            if hint[0] == "cell" and hint[1] in self.needed:
+                continue
             undo = self.remove(hint)
             if not self.holds():
                 undo()
@@ -553,6 +557,7 @@ class DeducibleHints(Hints):
         pass costs about as many full propagations as the cells have halvings, not one per cell.
         A segment whose other givens already solve the puzzle goes at once. Extra hints change
         the model, so puzzles with any fall back to one full solve per test."""
+        self.needed = self.needed_cells()
         if self.chosen:
             super().reduce()
             return
@@ -563,6 +568,25 @@ class DeducibleHints(Hints):
         for var in cells:
             empty[var] = self.model.variables[var].domain
         self._reduce_segment(engine, cells, engine.settle(empty))
+
+    def needed_cells(self) -> set[int]:
+        """The given cells without which, every other hint kept, the puzzle has another
+        solution (the exact search says so, one call each). No sound step decides such a cell
+        from fewer hints, and reduction's engine runs only sound techniques (none that assumes
+        uniqueness), so every test of its removal fails: they are kept untested, and a
+        propagation that waits for a segment's cells waits for the others only. The puzzle made
+        is the same; the failing propagations are saved."""
+        search = search_for(self.model, self.gen.deadline)
+        lit, state, needed = search.cnf.lit, list(self.givens), set()
+        for var, mask in enumerate(self.givens):
+            if not is_single(mask):
+                continue
+            state[var] = self.model.variables[var].domain
+            other = [-lit(var, self.solution[var])]  # another value here
+            if search.solve(state, other, self.gen.deadline) is not None:
+                needed.add(var)
+            state[var] = mask
+        return needed
 
     def _reduce_segment(self, engine: Engine, cells: list[int], base: Run) -> None:
         """Decide ``cells``; ``base`` is the propagation of every current given but them.
@@ -582,7 +606,7 @@ class DeducibleHints(Hints):
             else:
                 undecided.append(var)
         cells = undecided
-        if len(cells) <= 1:
+        if len(cells) <= 1 or self.needed.issuperset(cells):
             return  # needed: without it the others do not solve the puzzle
         half = len(cells) // 2
         left, right = cells[:half], cells[half:]
@@ -592,12 +616,14 @@ class DeducibleHints(Hints):
 
     def _with(self, engine: Engine, base: Run, cells: list[int], segment: list[int]) -> Run:
         """``base`` propagated further with the solution's values of ``cells``, for deciding
-        ``segment``. The propagation stops once every cell of the segment is decided: they
-        all go then, as when solved, and the state is not used again."""
-        if not cells:
-            return base
+        ``segment``. The propagation stops once every cell of the segment that can go (not
+        :attr:`needed`) is decided: they all go then, as when solved, the needed ones stay, and
+        the state is not used again."""
+        wanted = [var for var in segment if var not in self.needed]
+        if not cells or not wanted:
+            return base  # nothing to reveal, or nothing in the segment can go
         state, open_count = self._revealed(base, cells)
-        return engine.settle(state, changed=cells, until=segment, open_count=open_count)
+        return engine.settle(state, changed=cells, until=wanted, open_count=open_count)
 
     def insert(self) -> bool:
         inserting = self.gen.insertion_techniques()
