@@ -99,9 +99,8 @@ def main() -> int:
         ratio = best[1] / best[0] if best[0] else float("nan")
         print(f"{row:<24} {count:>7} {best[0]:>9.2f} {best[1]:>9.2f} {ratio:>6.2f}  {same}")
         sys.stdout.flush()
-    print(
-        f"{'all rows':<24} {'':>7} {totals[0]:>9.2f} {totals[1]:>9.2f} {totals[1] / totals[0]:>6.2f}"
-    )
+    ratio = totals[1] / totals[0] if totals[0] else float("nan")
+    print(f"{'all rows':<24} {'':>7} {totals[0]:>9.2f} {totals[1]:>9.2f} {ratio:>6.2f}")
     return 0
 
 
