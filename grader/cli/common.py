@@ -8,7 +8,9 @@ error (``--debug`` shows the traceback); 130 interrupted.
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -23,6 +25,10 @@ try:  # typer vendors click (0.2x on): its usage errors derive from TyperExcepti
     from typer import TyperException as FrameworkError
 except ImportError:  # older typer raises click's own
     from click import ClickException as FrameworkError
+try:
+    from typer._click.types import FloatParamType
+except ImportError:
+    from click.types import FloatParamType
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -147,6 +153,10 @@ VersionOpt = Annotated[
 # ---------------------------------------------------------------------------------------------
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a command, carried past the framework to :func:`main` (which says so)."""
+
+
 class _Run:
     """What the command being run asked of :func:`main`."""
 
@@ -165,6 +175,22 @@ def _debug_option() -> Any:
     return typer.main.get_command(probe).params[0]
 
 
+def _refusing_nan(kind: FloatParamType) -> FloatParamType:
+    """A copy of a float option's type that refuses ``nan`` as a bad value (exit 2): a range
+    lets it through (nothing compares to it) and a time limit or a share of nan means nothing."""
+    checked = copy.copy(kind)
+    convert = kind.convert
+
+    def strict(value: Any, param: Any, ctx: Any) -> Any:
+        number = convert(value, param, ctx)
+        if isinstance(number, float) and math.isnan(number):
+            checked.fail(f"{value!r} is not a number.", param, ctx)
+        return number
+
+    checked.convert = strict  # type: ignore[method-assign]
+    return checked
+
+
 class Command(TyperCommand):
     """A command that takes ``--debug`` after its own options; :func:`main` reads it."""
 
@@ -177,11 +203,16 @@ class Command(TyperCommand):
             if param.param_type_name == "argument":  # FILES..., not {files}...
                 shown = param.metavar + ("..." if param.nargs != 1 else "")
                 shown = shown if param.required else f"[{shown}]"
-                param._usage_display_name = lambda shown=shown: shown  # type: ignore[attr-defined]
+                param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign]
+            if isinstance(param.type, FloatParamType):
+                param.type = _refusing_nan(param.type)
 
     def invoke(self, ctx: Any) -> Any:
         _Run.debug = bool(ctx.params.pop("debug", False))
-        return super().invoke(ctx)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None  # typer would turn it into a silent exit 130
 
 
 class App(typer.Typer):
@@ -362,7 +393,7 @@ def main(app: typer.Typer, prog: str, args: list[str] | None = None) -> None:
     except (InputError, UsageError) as error:
         err.print(f"error: {error}", markup=False)
         code = EXIT_INPUT
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         err.print("interrupted")
         code = EXIT_INTERRUPTED
     except BrokenPipeError:

@@ -1,0 +1,61 @@
+"""The first hour at the command line, family by family: what surprised a new user, one test
+per surprise (each failed before its fix)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES
+from grader.testing.cli import run_cli
+
+
+@pytest.mark.parametrize(
+    ("args", "usage"),
+    [
+        (("grade", "--help"), "Usage: grade [OPTIONS] FILES..."),
+        (("grader", "solve", "--help"), "Usage: grader solve [OPTIONS] FILES..."),
+        (("grader", "bank", "list", "--help"), "Usage: grader bank list [OPTIONS] FILE.db"),
+    ],
+)
+def test_usage_names_the_arguments_as_help_lists_them(args, usage):
+    result = run_cli(*args)
+    assert result.code == 0
+    assert result.stdout.splitlines()[0] == usage
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("grade", "--timeout", "nan", "tango.json"), "--timeout"),
+        (("grader", "hint", "--timeout", "nan", "binairo.json"), "--timeout"),
+        (("grader", "batch", "--timeout", "nan", "sudoku.json", "-o", "out.csv"), "--timeout"),
+        (("grader", "generate", "tango", "--timeout", "nan", "-o", "out.jsonl"), "--timeout"),
+        (
+            ("grader", "generate", "tango", "--extra-share", "nan", "-o", "out.jsonl"),
+            "--extra-share",
+        ),
+    ],
+)
+def test_nan_is_a_bad_option_value_not_an_internal_error(tmp_path, monkeypatch, args, option):
+    for name in ("tango.json", "binairo.json", "sudoku.json"):
+        (tmp_path / name).write_text((EXAMPLES / name).read_text())
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*args)
+    assert result.code == 2, result.describe()
+    assert result.stderr.startswith(f"error: Invalid value for '{option}': 'nan'")
+    assert result.stderr.count("\n") == 1
+    assert result.stdout == ""
+    assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", [("grade",), ("grader", "solve"), ("grader", "hint")])
+def test_ctrl_c_while_grading_says_interrupted_in_one_line(monkeypatch, command):
+    def pressed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("grader.rating.grading.grade", pressed)
+    monkeypatch.setattr("grader.rating.grading.solve", pressed, raising=False)
+    monkeypatch.setattr("grader.rating.grading.next_step", pressed, raising=False)
+    result = run_cli(*command, str(EXAMPLES / "tango.json"))
+    assert result.code == 130
+    assert result.stderr == "interrupted\n"
