@@ -3,7 +3,7 @@ square grid: what every family's file reading shares (without pydantic, see rule
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from grader.rating.family import require
 
@@ -69,3 +69,12 @@ def solution_values(
     return [
         v for v in parse_cells(solution, symbols, "solution", allow_open=False) if v is not None
     ]
+
+
+def refuse_unknown_options(options: Iterable[str], known: Sequence[str]) -> None:
+    """Raise a problem naming the first option (``--rule KEY=VALUE``) that is not in ``known``,
+    in the same words for every family: ``rules: unknown option 'x' (known: a, b)``."""
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        listed = ", ".join(known) or "none"
+        raise_problem("rules", f"unknown option {unknown[0]!r} (known: {listed})")

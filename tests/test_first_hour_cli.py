@@ -59,3 +59,23 @@ def test_ctrl_c_while_grading_says_interrupted_in_one_line(monkeypatch, command)
     result = run_cli(*command, str(EXAMPLES / "tango.json"))
     assert result.code == 130
     assert result.stderr == "interrupted\n"
+
+
+@pytest.mark.parametrize(
+    ("family", "known"),
+    [
+        ("binairo", "unique_lines"),
+        ("tango", "none"),
+        ("sudoku", "box"),
+        ("siteswap", "throws, latin, boxes, nontrivial, distinct, holes, min_distinct_boxes, "
+         "min_distinct_runs, solution_tries"),
+        ("pairplace", "header, edges, graph"),
+        ("path", "decoys"),
+    ],
+)  # fmt: skip
+def test_an_unknown_rule_is_refused_in_the_same_words_by_every_family(tmp_path, family, known):
+    out = tmp_path / "out.jsonl"
+    result = run_cli("grader", "generate", family, "--rule", "colour=red", "-o", str(out))
+    assert result.code == 2, result.describe()
+    assert result.stderr == f"error: rules: unknown option 'colour' (known: {known})\n"
+    assert not out.exists()

@@ -24,6 +24,7 @@ from grader.core.model import Model, State, is_single, single_value
 from grader.rating.board import Board
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from grader.techniques.houses import crossed_out, stated_givens
+from rules.cells import refuse_unknown_options
 from rules.siteswap.file import (
     HOLE,
     MAX_SIDE,
@@ -278,9 +279,7 @@ class Siteswap(Family):
     # -- generation ----------------------------------------------------------------------------
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
-        unknown = sorted(set(options) - set(RULE_KEYS) - set(GENERATION_KEYS))
-        known = ", ".join((*RULE_KEYS, *GENERATION_KEYS))
-        require(not unknown, "rules", f"unknown option {', '.join(unknown)} (known: {known})")
+        refuse_unknown_options(options, (*RULE_KEYS, *GENERATION_KEYS))
         rows, cols = size
         require(max(rows, cols) <= MAX_SIDE, "size", f"{rows}x{cols} is larger than {MAX_SIDE}")
         holes = set()
