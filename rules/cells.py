@@ -3,6 +3,7 @@ square grid: what every family's file reading shares (without pydantic, see rule
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from grader.rating.family import require
@@ -78,3 +79,11 @@ def refuse_unknown_options(options: Iterable[str], known: Sequence[str]) -> None
     if unknown:
         listed = ", ".join(known) or "none"
         raise_problem("rules", f"unknown option {unknown[0]!r} (known: {listed})")
+
+
+def box_rule(value: object) -> object:
+    """A box shape as ``--rule`` gives it: ``2x3`` read as sizes are, ``[2, 3]``; any other
+    value as it is (the family's schema checks it)."""
+    if isinstance(value, str) and re.fullmatch(r"\d+x\d+", value.strip()):
+        return [int(part) for part in value.strip().split("x")]
+    return value

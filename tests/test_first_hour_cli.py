@@ -3,6 +3,8 @@ per surprise (each failed before its fix)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import EXAMPLES
@@ -79,3 +81,19 @@ def test_an_unknown_rule_is_refused_in_the_same_words_by_every_family(tmp_path, 
     assert result.code == 2, result.describe()
     assert result.stderr == f"error: rules: unknown option 'colour' (known: {known})\n"
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("family", "rule", "size", "written"),
+    [
+        ("sudoku", "box=2x3", "6", ("box", [2, 3])),
+        ("siteswap", "boxes=2x2", "4", ("rules", {"throws": [1, 9], "boxes": [2, 2]})),
+    ],
+)
+def test_a_box_shape_rule_reads_rows_x_cols_in_every_family(tmp_path, family, rule, size, written):
+    out = tmp_path / "out.jsonl"
+    args = ("generate", family, "--size", size, "--rule", rule, "--level", "easy")
+    result = run_cli("grader", *args, "--no-progress", "-o", str(out))
+    assert result.code == 0, result.describe()
+    key, value = written
+    assert json.loads(out.read_text())[key] == value

@@ -26,7 +26,7 @@ from grader.rating.costs import choose
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from grader.rating.target import Target
 from grader.techniques.houses import crossed_out, stated_givens
-from rules.cells import refuse_unknown_options
+from rules.cells import box_rule, refuse_unknown_options
 from rules.sudoku.canonical import canonical_form
 from rules.sudoku.chains.chaining import length_bonus
 from rules.sudoku.file import (
@@ -203,9 +203,7 @@ class Sudoku(Family):
         n = size[0]
         require(size[0] == size[1], "size", "a sudoku is square")
         refuse_unknown_options(options, tuple(self.options))
-        box = options.get("box")
-        if isinstance(box, str) and re.fullmatch(r"\d+x\d+", box.strip()):
-            box = [int(part) for part in box.strip().split("x")]  # --rule box=2x3, as sizes
+        box = box_rule(options.get("box"))  # --rule box=2x3, as sizes
         require(
             not box
             or (
