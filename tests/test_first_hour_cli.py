@@ -97,3 +97,15 @@ def test_a_box_shape_rule_reads_rows_x_cols_in_every_family(tmp_path, family, ru
     assert result.code == 0, result.describe()
     key, value = written
     assert json.loads(out.read_text())[key] == value
+
+
+@pytest.mark.parametrize(
+    "command", [("list",), ("show", "1"), ("export",), ("publish", "1"), ("unpublish", "1")]
+)
+def test_a_bank_command_leaves_an_empty_file_alone(tmp_path, command):
+    empty = tmp_path / "puzzles.json"
+    empty.write_bytes(b"")
+    result = run_cli("grader", "bank", command[0], str(empty), *command[1:])
+    assert result.code == 2, result.describe()
+    assert result.stderr == f"error: {empty}: is empty, not a puzzle bank\n"
+    assert empty.read_bytes() == b""

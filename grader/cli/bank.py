@@ -17,7 +17,7 @@ from grader.cli.common import (
     note,
     out,
 )
-from grader.core.errors import UsageError
+from grader.core.errors import InputError, UsageError
 
 bank_app = App(
     add_completion=False,
@@ -28,7 +28,22 @@ bank_app = App(
 )
 grader_app.add_typer(bank_app, name="bank")
 
-BankFile = Annotated[str, typer.Argument(help="The bank file (SQLite).", metavar="FILE.db")]
+
+def _not_empty(path: str) -> str:
+    """A bank file to read: an empty file is refused, not made a bank (SQLite would write its
+    tables into any empty file, ``puzzles.json`` too, on a command that only reads)."""
+    from pathlib import Path
+
+    found = Path(path)
+    if found.is_file() and found.stat().st_size == 0:
+        raise InputError(path, "", "is empty, not a puzzle bank")
+    return path
+
+
+BankFile = Annotated[
+    str,
+    typer.Argument(help="The bank file (SQLite).", metavar="FILE.db", callback=_not_empty),
+]
 FamilyFilter = Annotated[str | None, typer.Option("--family", help="Only this family.")]
 SizeFilter = Annotated[str | None, typer.Option("--size", help="Only this size, e.g. 6x6.")]
 LevelFilter = Annotated[
