@@ -109,3 +109,19 @@ def test_a_bank_command_leaves_an_empty_file_alone(tmp_path, command):
     assert result.code == 2, result.describe()
     assert result.stderr == f"error: {empty}: is empty, not a puzzle bank\n"
     assert empty.read_bytes() == b""
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (["53..7....", "6..195..."], "has 2 rows of 9 cells; a sudoku grid is square"),
+        (["1..."] * 3, "has 3 rows of 4 cells; a sudoku grid is square"),
+        (["53..7...."] * 8, "has 8 rows of 9 cells; a sudoku grid is square"),
+    ],
+)
+def test_a_sudoku_missing_a_row_says_so(tmp_path, rows, message):
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps({"family": "sudoku", "grid": rows}))
+    result = run_cli("grade", str(path))
+    assert result.code == 2, result.describe()
+    assert result.stderr == f"error: {path}: grid: {message}\n"
