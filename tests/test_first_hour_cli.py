@@ -125,3 +125,21 @@ def test_a_sudoku_missing_a_row_says_so(tmp_path, rows, message):
     result = run_cli("grade", str(path))
     assert result.code == 2, result.describe()
     assert result.stderr == f"error: {path}: grid: {message}\n"
+
+
+def test_render_of_a_collection_says_which_puzzle_it_drew_as_hint_does(tmp_path):
+    collection = tmp_path / "two.jsonl"
+    lines = [(EXAMPLES / f"{name}.json").read_text() for name in ("binairo", "tango")]
+    collection.write_text("".join(json.dumps(json.loads(line)) + "\n" for line in lines))
+    hint = run_cli("grader", "hint", str(collection), "--index", "2")
+    assert "puzzle 2 of 2 (two#2); --index N for another" in hint.stdout
+    for index, name in (("1", "two#1"), ("2", "two#2")):
+        picture = tmp_path / f"{index}.svg"
+        result = run_cli("grader", "render", str(collection), "--index", index, "-o", str(picture))
+        assert result.code == 0, result.describe()
+        which = f"puzzle {index} of 2 ({name}); --index N for another"
+        assert result.stderr == f"wrote {picture} ({which})\n"
+    single = run_cli(
+        "grader", "render", str(EXAMPLES / "tango.json"), "-o", str(tmp_path / "t.svg")
+    )
+    assert single.stderr == f"wrote {tmp_path / 't.svg'}\n"

@@ -460,3 +460,11 @@ def one_puzzle(source: str, index: int, family: str | None = None) -> tuple[Puzz
             f"--index: {source_name(source)} holds {len(found)} puzzle(s), not {index}"
         )
     return build(found[index - 1]), len(found)
+
+
+def which_puzzle(puzzle: Puzzle, index: int, held: int) -> str:
+    """Which puzzle of a file of several a one-puzzle command took (``hint``, ``render``), and
+    how to take another; empty for a file of one."""
+    if held <= 1:
+        return ""
+    return f"puzzle {index} of {held} ({puzzle.id}); --index N for another"

@@ -35,6 +35,7 @@ from grader.cli.common import (
     grader_app,
     one_puzzle,
     out,
+    which_puzzle,
 )
 
 
@@ -220,8 +221,8 @@ def grader_hint(
     if as_json:
         print(json.dumps(hint_payload(puzzle, found, timeout), ensure_ascii=False))
         raise typer.Exit(code)
-    if held > 1:
-        which = f"puzzle {index} of {held} ({puzzle.id}); --index N for another"
+    which = which_puzzle(puzzle, index, held)
+    if which:
         out.print(which, style="dim", markup=False)
     if not steps and found.problem is None and not notes:
         solved = puzzle.model.is_solved(puzzle.givens)
