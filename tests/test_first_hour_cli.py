@@ -143,3 +143,20 @@ def test_render_of_a_collection_says_which_puzzle_it_drew_as_hint_does(tmp_path)
         "grader", "render", str(EXAMPLES / "tango.json"), "-o", str(tmp_path / "t.svg")
     )
     assert single.stderr == f"wrote {tmp_path / 't.svg'}\n"
+
+
+@pytest.mark.parametrize("content", [None, "", '{"family": "tango", "grid": ["MS"]}'])
+def test_hint_json_of_a_bad_file_prints_the_error_object_grade_and_solve_print(
+    tmp_path, monkeypatch, content
+):
+    monkeypatch.chdir(tmp_path)
+    if content is not None:
+        (tmp_path / "puzzle.json").write_text(content)
+    said = {}
+    for command in (("grade",), ("grader", "solve"), ("grader", "hint")):
+        result = run_cli(*command, "--json", "puzzle.json")
+        assert result.code == 2, result.describe()
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: puzzle.json")
+        said[command[-1]] = result.json_lines()
+    assert said["hint"] == said["solve"] == said["grade"]
+    assert said["hint"][0]["id"] == "puzzle.json"
