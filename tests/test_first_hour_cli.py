@@ -160,3 +160,24 @@ def test_hint_json_of_a_bad_file_prints_the_error_object_grade_and_solve_print(
         said[command[-1]] = result.json_lines()
     assert said["hint"] == said["solve"] == said["grade"]
     assert said["hint"][0]["id"] == "puzzle.json"
+
+
+def test_a_technique_typo_gets_the_same_line_from_every_command(tmp_path):
+    tango = str(EXAMPLES / "tango.json")
+    said = set()
+    for args in (
+        ("grade", tango),
+        ("grader", "solve", tango),
+        ("grader", "hint", tango),
+        ("grader", "render", tango, "--solve", "-o", str(tmp_path / "t.svg")),
+        ("grader", "batch", tango, "-o", str(tmp_path / "t.csv")),
+    ):
+        result = run_cli(*args, "--techniques", "nakd-single")
+        assert result.code == 2, result.describe()
+        assert result.stdout == ""
+        said.add(result.stderr)
+    assert said == {
+        "error: --techniques: unknown technique or level 'nakd-single': no family has it "
+        "(did you mean naked-single?)\n"
+    }
+    assert list(tmp_path.iterdir()) == []

@@ -249,10 +249,12 @@ def grade_options(
     timeout: float | None,
     exact: bool,
 ) -> GradeOptions:
-    """The grading options of the command-line values (``costs``: a TOML file)."""
-    from grader.rating.costs import load_costs
+    """The grading options of the command-line values (``costs``: a TOML file). A technique
+    no family has is refused here, in the words of every command (before any puzzle is read)."""
+    from grader.rating.costs import check_selection, load_costs
     from grader.rating.grading import GradeOptions
 
+    check_selection(techniques)
     return GradeOptions(
         techniques=techniques,
         costs=load_costs(costs) if costs else None,
