@@ -181,3 +181,32 @@ def test_a_technique_typo_gets_the_same_line_from_every_command(tmp_path):
         "(did you mean naked-single?)\n"
     }
     assert list(tmp_path.iterdir()) == []
+
+
+def test_dash_as_output_is_standard_output_where_a_command_can_print(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    made = run_cli("grader", "generate", "tango", "--bank", "b.db", "--no-progress", "-o", "-")
+    assert made.code == 0, made.describe()
+    assert made.json_lines()[0]["family"] == "tango"
+    exported = run_cli("grader", "bank", "export", "b.db", "-o", "-")
+    assert exported.code == 0, exported.describe()
+    assert exported.json_lines()[0]["grid"] == made.json_lines()[0]["grid"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("render", str(EXAMPLES / "tango.json")),
+        ("batch", str(EXAMPLES / "tango.json")),
+        ("histogram", str(EXAMPLES / "tango.json")),
+    ],
+)
+def test_dash_as_output_of_a_file_writer_is_one_clear_line(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("grader", *args, "-o", "-")
+    assert result.code == 2, result.describe()
+    assert result.stderr == (
+        "error: --output: '-' (standard output): this command writes a file; give its name\n"
+    )
+    assert list(tmp_path.iterdir()) == []

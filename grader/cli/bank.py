@@ -16,6 +16,7 @@ from grader.cli.common import (
     grader_app,
     note,
     out,
+    standard_output,
 )
 from grader.core.errors import InputError, UsageError
 
@@ -202,8 +203,10 @@ def bank_export(
         typer.Option(
             "--output",
             "-o",
-            help="The file to write (.jsonl or .json; default: JSON lines on standard output).",
+            help="The file to write (.jsonl or .json; default, or -: JSON lines on standard "
+            "output).",
             metavar="FILE",
+            callback=standard_output,
         ),
     ] = None,
     family: FamilyFilter = None,

@@ -124,8 +124,27 @@ FamilyOpt = Annotated[
     ),
 ]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+
+
+def a_file_name(output: str) -> str:
+    """``-o FILE`` of a command that writes only files: ``-`` (standard output elsewhere) is
+    refused in one line, not read as a file name without a suffix."""
+    if output == "-":
+        raise UsageError(
+            "--output: '-' (standard output): this command writes a file; give its name"
+        )
+    return output
+
+
+def standard_output(output: str | None) -> str | None:
+    """``-o -`` of a command that prints when given no ``-o``: standard output (as ``-`` is
+    standard input), not a file named ``-``."""
+    return None if output == "-" else output
+
+
 OutputOpt = Annotated[
-    str, typer.Option("--output", "-o", help="The file to write.", metavar="FILE")
+    str,
+    typer.Option("--output", "-o", help="The file to write.", metavar="FILE", callback=a_file_name),
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
