@@ -210,3 +210,11 @@ def test_dash_as_output_of_a_file_writer_is_one_clear_line(tmp_path, monkeypatch
         "error: --output: '-' (standard output): this command writes a file; give its name\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["render", "batch", "histogram"])
+def test_a_missing_required_option_points_to_help_as_a_missing_argument_does(command):
+    result = run_cli("grader", command, str(EXAMPLES / "tango.json"))
+    assert result.code == 2
+    assert result.stderr == "error: Missing option '--output' / '-o'. (see --help)\n"
+    assert run_cli("grader", command).stderr.endswith("(see --help)\n")

@@ -433,7 +433,7 @@ def main(app: typer.Typer, prog: str, args: list[str] | None = None) -> None:
             error.show()
             sys.exit(error.exit_code)
         message = " ".join(str(error.format_message()).split())
-        if "Missing argument" in message or "No such command" in message:
+        if message.startswith(("Missing argument", "Missing option", "No such command")):
             message += " (see --help)"
         err.print(f"error: {message}", markup=False)
         code = EXIT_INPUT
