@@ -3,7 +3,8 @@ square grid: what every family's file reading shares (without pydantic, see rule
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 from grader.rating.family import require
 
@@ -69,3 +70,20 @@ def solution_values(
     return [
         v for v in parse_cells(solution, symbols, "solution", allow_open=False) if v is not None
     ]
+
+
+def refuse_unknown_options(options: Iterable[str], known: Sequence[str]) -> None:
+    """Raise a problem naming the first option (``--rule KEY=VALUE``) that is not in ``known``,
+    in the same words for every family: ``rules: unknown option 'x' (known: a, b)``."""
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        listed = ", ".join(known) or "none"
+        raise_problem("rules", f"unknown option {unknown[0]!r} (known: {listed})")
+
+
+def box_rule(value: object) -> object:
+    """A box shape as ``--rule`` gives it: ``2x3`` read as sizes are, ``[2, 3]``; any other
+    value as it is (the family's schema checks it)."""
+    if isinstance(value, str) and re.fullmatch(r"\d+x\d+", value.strip()):
+        return [int(part) for part in value.strip().split("x")]
+    return value

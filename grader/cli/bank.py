@@ -16,8 +16,9 @@ from grader.cli.common import (
     grader_app,
     note,
     out,
+    standard_output,
 )
-from grader.core.errors import UsageError
+from grader.core.errors import InputError, UsageError
 
 bank_app = App(
     add_completion=False,
@@ -28,7 +29,22 @@ bank_app = App(
 )
 grader_app.add_typer(bank_app, name="bank")
 
-BankFile = Annotated[str, typer.Argument(help="The bank file (SQLite).", metavar="FILE.db")]
+
+def _not_empty(path: str) -> str:
+    """A bank file to read: an empty file is refused, not made a bank (SQLite would write its
+    tables into any empty file, ``puzzles.json`` too, on a command that only reads)."""
+    from pathlib import Path
+
+    found = Path(path)
+    if found.is_file() and found.stat().st_size == 0:
+        raise InputError(path, "", "is empty, not a puzzle bank")
+    return path
+
+
+BankFile = Annotated[
+    str,
+    typer.Argument(help="The bank file (SQLite).", metavar="FILE.db", callback=_not_empty),
+]
 FamilyFilter = Annotated[str | None, typer.Option("--family", help="Only this family.")]
 SizeFilter = Annotated[str | None, typer.Option("--size", help="Only this size, e.g. 6x6.")]
 LevelFilter = Annotated[
@@ -187,8 +203,10 @@ def bank_export(
         typer.Option(
             "--output",
             "-o",
-            help="The file to write (.jsonl or .json; default: JSON lines on standard output).",
+            help="The file to write (.jsonl or .json; default, or -: JSON lines on standard "
+            "output).",
             metavar="FILE",
+            callback=standard_output,
         ),
     ] = None,
     family: FamilyFilter = None,

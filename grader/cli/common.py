@@ -8,7 +8,9 @@ error (``--debug`` shows the traceback); 130 interrupted.
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -23,6 +25,10 @@ try:  # typer vendors click (0.2x on): its usage errors derive from TyperExcepti
     from typer import TyperException as FrameworkError
 except ImportError:  # older typer raises click's own
     from click import ClickException as FrameworkError
+try:
+    from typer._click.types import FloatParamType
+except ImportError:
+    from click.types import FloatParamType
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -118,8 +124,27 @@ FamilyOpt = Annotated[
     ),
 ]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+
+
+def a_file_name(output: str) -> str:
+    """``-o FILE`` of a command that writes only files: ``-`` (standard output elsewhere) is
+    refused in one line, not read as a file name without a suffix."""
+    if output == "-":
+        raise UsageError(
+            "--output: '-' (standard output): this command writes a file; give its name"
+        )
+    return output
+
+
+def standard_output(output: str | None) -> str | None:
+    """``-o -`` of a command that prints when given no ``-o``: standard output (as ``-`` is
+    standard input), not a file named ``-``."""
+    return None if output == "-" else output
+
+
 OutputOpt = Annotated[
-    str, typer.Option("--output", "-o", help="The file to write.", metavar="FILE")
+    str,
+    typer.Option("--output", "-o", help="The file to write.", metavar="FILE", callback=a_file_name),
 ]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")]
 
@@ -147,6 +172,10 @@ VersionOpt = Annotated[
 # ---------------------------------------------------------------------------------------------
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a command, carried past the framework to :func:`main` (which says so)."""
+
+
 class _Run:
     """What the command being run asked of :func:`main`."""
 
@@ -165,6 +194,22 @@ def _debug_option() -> Any:
     return typer.main.get_command(probe).params[0]
 
 
+def _refusing_nan(kind: FloatParamType) -> FloatParamType:
+    """A copy of a float option's type that refuses ``nan`` as a bad value (exit 2): a range
+    lets it through (nothing compares to it) and a time limit or a share of nan means nothing."""
+    checked = copy.copy(kind)
+    convert = kind.convert
+
+    def strict(value: Any, param: Any, ctx: Any) -> Any:
+        number = convert(value, param, ctx)
+        if isinstance(number, float) and math.isnan(number):
+            checked.fail(f"{value!r} is not a number.", param, ctx)
+        return number
+
+    checked.convert = strict  # type: ignore[method-assign]
+    return checked
+
+
 class Command(TyperCommand):
     """A command that takes ``--debug`` after its own options; :func:`main` reads it."""
 
@@ -177,11 +222,16 @@ class Command(TyperCommand):
             if param.param_type_name == "argument":  # FILES..., not {files}...
                 shown = param.metavar + ("..." if param.nargs != 1 else "")
                 shown = shown if param.required else f"[{shown}]"
-                param._usage_display_name = lambda shown=shown: shown  # type: ignore[attr-defined]
+                param.get_usage_pieces = lambda ctx, shown=shown: [shown]  # type: ignore[method-assign]
+            if isinstance(param.type, FloatParamType):
+                param.type = _refusing_nan(param.type)
 
     def invoke(self, ctx: Any) -> Any:
         _Run.debug = bool(ctx.params.pop("debug", False))
-        return super().invoke(ctx)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None  # typer would turn it into a silent exit 130
 
 
 class App(typer.Typer):
@@ -218,10 +268,12 @@ def grade_options(
     timeout: float | None,
     exact: bool,
 ) -> GradeOptions:
-    """The grading options of the command-line values (``costs``: a TOML file)."""
-    from grader.rating.costs import load_costs
+    """The grading options of the command-line values (``costs``: a TOML file). A technique
+    no family has is refused here, in the words of every command (before any puzzle is read)."""
+    from grader.rating.costs import check_selection, load_costs
     from grader.rating.grading import GradeOptions
 
+    check_selection(techniques)
     return GradeOptions(
         techniques=techniques,
         costs=load_costs(costs) if costs else None,
@@ -362,7 +414,7 @@ def main(app: typer.Typer, prog: str, args: list[str] | None = None) -> None:
     except (InputError, UsageError) as error:
         err.print(f"error: {error}", markup=False)
         code = EXIT_INPUT
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         err.print("interrupted")
         code = EXIT_INTERRUPTED
     except BrokenPipeError:
@@ -381,7 +433,7 @@ def main(app: typer.Typer, prog: str, args: list[str] | None = None) -> None:
             error.show()
             sys.exit(error.exit_code)
         message = " ".join(str(error.format_message()).split())
-        if "Missing argument" in message or "No such command" in message:
+        if message.startswith(("Missing argument", "Missing option", "No such command")):
             message += " (see --help)"
         err.print(f"error: {message}", markup=False)
         code = EXIT_INPUT
@@ -429,3 +481,11 @@ def one_puzzle(source: str, index: int, family: str | None = None) -> tuple[Puzz
             f"--index: {source_name(source)} holds {len(found)} puzzle(s), not {index}"
         )
     return build(found[index - 1]), len(found)
+
+
+def which_puzzle(puzzle: Puzzle, index: int, held: int) -> str:
+    """Which puzzle of a file of several a one-puzzle command took (``hint``, ``render``), and
+    how to take another; empty for a file of one."""
+    if held <= 1:
+        return ""
+    return f"puzzle {index} of {held} ({puzzle.id}); --index N for another"

@@ -15,6 +15,7 @@ from grader.cli.common import (
     ProgressLines,
     err,
     grader_app,
+    standard_output,
     stderr_is_terminal,
 )
 from grader.core.errors import FieldProblem, UsageError
@@ -57,7 +58,11 @@ def grader_generate(
     output: Annotated[
         str | None,
         typer.Option(
-            "--output", "-o", help="A .jsonl or .json file (default: stdout).", metavar="FILE"
+            "--output",
+            "-o",
+            help="A .jsonl or .json file (default, or -: stdout).",
+            metavar="FILE",
+            callback=standard_output,
         ),
     ] = None,
     mode: Annotated[

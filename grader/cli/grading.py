@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 from grader.cli.common import (
     EXIT_CODES,
+    EXIT_INPUT,
     EXIT_OK,
     EXIT_TIMEOUT,
     CostsOpt,
@@ -33,9 +34,12 @@ from grader.cli.common import (
     grade_app,
     grade_options,
     grader_app,
+    input_error,
     one_puzzle,
     out,
+    which_puzzle,
 )
+from grader.core.errors import InputError
 
 
 def run_grade(
@@ -197,6 +201,18 @@ def solve_text(result: Grade, how: str | None) -> str:
     return solve_verdict(result)
 
 
+def _hint_puzzle(file: str, index: int, family: str | None, as_json: bool) -> tuple[Puzzle, int]:
+    """The puzzle ``hint`` explains and how many its file holds; a file that does not load is
+    one line, and with ``--json`` the error object ``grade`` and ``solve`` print too."""
+    try:
+        return one_puzzle(file, index, family)
+    except InputError as error:
+        if not as_json:
+            raise
+        input_error(error, as_json, error.origin)  # the file, or file:line of a JSONL
+        raise typer.Exit(EXIT_INPUT) from None
+
+
 @grader_app.command("hint", help="Print the next step only, with its explanation.")
 def grader_hint(
     file: Annotated[str, typer.Argument(help="A puzzle file, a game ID, or - for standard input.")],
@@ -210,7 +226,7 @@ def grader_hint(
     from grader.rating.grading import hint_notes, hint_payload, next_step
 
     options = grade_options(techniques, costs, False, timeout, True)  # as grade runs
-    puzzle, held = one_puzzle(file, index, family)
+    puzzle, held = _hint_puzzle(file, index, family, as_json)
     found = next_step(puzzle, options)  # the first step of grade with these options
     notes = hint_notes(found, timeout)
     steps, ex = found.steps, found.explainer
@@ -220,8 +236,8 @@ def grader_hint(
     if as_json:
         print(json.dumps(hint_payload(puzzle, found, timeout), ensure_ascii=False))
         raise typer.Exit(code)
-    if held > 1:
-        which = f"puzzle {index} of {held} ({puzzle.id}); --index N for another"
+    which = which_puzzle(puzzle, index, held)
+    if which:
         out.print(which, style="dim", markup=False)
     if not steps and found.problem is None and not notes:
         solved = puzzle.model.is_solved(puzzle.givens)

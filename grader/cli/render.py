@@ -20,6 +20,7 @@ from grader.cli.common import (
     grade_options,
     grader_app,
     one_puzzle,
+    which_puzzle,
 )
 from grader.core.errors import UsageError
 
@@ -68,7 +69,7 @@ def grader_render(
             f"{file}: a puzzle bank, not a puzzle file; take puzzles out with "
             f"'grader bank export {file} -o puzzles.jsonl' (or 'grader bank show {file} REF')"
         )
-    puzzle, _ = one_puzzle(file, index, family)
+    puzzle, held = one_puzzle(file, index, family)
     partial = False  # the picture shows a solve a --timeout cut short
     if solve or step is not None:
         from grader.output.render import board_of_step
@@ -98,4 +99,5 @@ def grader_render(
     if partial:
         err.print(f"wrote {output} (the solve was cut short by --timeout: partial)", markup=False)
         raise typer.Exit(EXIT_TIMEOUT)
-    err.print(f"wrote {output}", markup=False)
+    which = which_puzzle(puzzle, index, held)
+    err.print(f"wrote {output}" + (f" ({which})" if which else ""), markup=False)

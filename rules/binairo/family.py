@@ -18,7 +18,7 @@ from rules.binairo.file import BINAIRO_SYMBOLS, UnrulyText, parse_unruly_id
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
 from rules.binary.model import build_binary
 from rules.binary.techniques import binary_table
-from rules.cells import grid_size, parse_cells, solution_values
+from rules.cells import grid_size, parse_cells, refuse_unknown_options, solution_values
 
 if TYPE_CHECKING:
     from rules.binairo.schema import BinairoFile
@@ -105,6 +105,7 @@ class Binairo(Family):
         return binary_table(model)
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
+        refuse_unknown_options(options, tuple(self.options))
         rows, cols = size
         spec = self.schema.model_validate(
             {"family": "binairo", "grid": ["." * cols] * rows, "rules": dict(options)}

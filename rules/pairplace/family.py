@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from grader.core.model import Model, State, is_single, single_value
 from grader.rating.board import Board
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
+from rules.cells import refuse_unknown_options
 from rules.pairplace.canonical import TooSymmetric, canonical_form
 from rules.pairplace.file import (
     LETTERS,
@@ -176,13 +177,7 @@ class PairPlace(Family):
         """``size`` (rows, cols): cols is the number of letters; rows must be the degree (or
         equal cols, as ``--size N`` gives). Options: ``header``, ``edges`` (``"AB,BC,..."``
         or a list), ``graph`` (``complete`` or ``cycle``)."""
-        unknown = set(options) - {"header", "edges", "graph"}
-        if unknown:
-            require(
-                False,
-                "rules",
-                f"unknown option {sorted(unknown)[0]!r} (known: header, edges, graph)",
-            )
+        refuse_unknown_options(options, ("header", "edges", "graph"))
         rows, n = size
         header = options.get("header") or LETTERS[:n]
         require(isinstance(header, str), "header", f"must be letters, not {header!r}")

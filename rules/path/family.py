@@ -19,6 +19,7 @@ from grader.core.model import Model, State, is_single, single_value
 from grader.core.symmetry import board_transforms, named_board_transforms
 from grader.rating.board import Board, Spot
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
+from rules.cells import refuse_unknown_options
 from rules.path.file import (
     EMPTY,
     HOLE,
@@ -276,8 +277,7 @@ class PathPuzzles(Family):
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         """Every boundary side a door; ``decoys``: how many unused doors a puzzle shows."""
-        unknown = sorted(set(options) - {"decoys"})
-        require(not unknown, "rules", f"path generation knows only decoys, not {unknown}")
+        refuse_unknown_options(options, ("decoys",))
         decoys = options.get("decoys", 0)
         require(
             isinstance(decoys, int) and not isinstance(decoys, bool) and 0 <= decoys <= 8,

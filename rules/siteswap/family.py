@@ -24,6 +24,7 @@ from grader.core.model import Model, State, is_single, single_value
 from grader.rating.board import Board
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from grader.techniques.houses import crossed_out, stated_givens
+from rules.cells import box_rule, refuse_unknown_options
 from rules.siteswap.file import (
     HOLE,
     MAX_SIDE,
@@ -278,9 +279,7 @@ class Siteswap(Family):
     # -- generation ----------------------------------------------------------------------------
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
-        unknown = sorted(set(options) - set(RULE_KEYS) - set(GENERATION_KEYS))
-        known = ", ".join((*RULE_KEYS, *GENERATION_KEYS))
-        require(not unknown, "rules", f"unknown option {', '.join(unknown)} (known: {known})")
+        refuse_unknown_options(options, (*RULE_KEYS, *GENERATION_KEYS))
         rows, cols = size
         require(max(rows, cols) <= MAX_SIDE, "size", f"{rows}x{cols} is larger than {MAX_SIDE}")
         holes = set()
@@ -296,6 +295,8 @@ class Siteswap(Family):
             require(0 <= r < rows and 0 <= c < cols, "rules.holes", f"({r}, {c}) is outside")
             holes.add((r, c))
         given = {k: options[k] for k in RULE_KEYS if k in options}
+        if "boxes" in given:
+            given["boxes"] = box_rule(given["boxes"])  # --rule boxes=2x2, as sudoku's box=2x3
         spec = {"family": "siteswap", "grid": [OPEN], "rules": given}
         rules = self.schema.model_validate(spec).rules.model_dump()  # checked as in a file
         model = siteswap_model(rows, cols, holes, rules)

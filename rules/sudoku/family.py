@@ -26,6 +26,7 @@ from grader.rating.costs import choose
 from grader.rating.family import Family, TechniqueSpec, TextFormat, require
 from grader.rating.target import Target
 from grader.techniques.houses import crossed_out, stated_givens
+from rules.cells import box_rule, refuse_unknown_options
 from rules.sudoku.canonical import canonical_form
 from rules.sudoku.chains.chaining import length_bonus
 from rules.sudoku.file import (
@@ -201,11 +202,8 @@ class Sudoku(Family):
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
         n = size[0]
         require(size[0] == size[1], "size", "a sudoku is square")
-        unknown = sorted(set(options) - set(self.options))
-        require(not unknown, "rules", f"unknown option {', '.join(unknown)} (known: box)")
-        box = options.get("box")
-        if isinstance(box, str) and re.fullmatch(r"\d+x\d+", box.strip()):
-            box = [int(part) for part in box.strip().split("x")]  # --rule box=2x3, as sizes
+        refuse_unknown_options(options, tuple(self.options))
+        box = box_rule(options.get("box"))  # --rule box=2x3, as sizes
         require(
             not box
             or (

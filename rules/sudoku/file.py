@@ -50,7 +50,7 @@ def grid_side(spec: SudokuFile | SudokuText) -> int:
         size = size[0]
     n = len(spec.grid) if size is None else size
     require(n > 0, "grid", "is empty")
-    if size is None and n not in BOX_SHAPES:  # a rectangle (not a short row) of no sudoku size
+    if size is None:  # a rectangle (a row missing, not a short row): its shape, not row 1's
         widths = {len(row.replace(" ", "")) for row in spec.grid}
         width = widths.pop()
         require(

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from grader.core.model import Model, State
 from grader.rating.board import Board
-from grader.rating.family import Family, TechniqueSpec, TextFormat, require
+from grader.rating.family import Family, TechniqueSpec, TextFormat
 from rules.binary.family import binary_copies, binary_key, format_binary, random_binary_solution
-from rules.cells import grid_size, parse_cells, solution_values
+from rules.cells import grid_size, parse_cells, refuse_unknown_options, solution_values
 from rules.tango.file import TANGO_SYMBOLS, check_signs, from_export
 from rules.tango.model import tango_model
 from rules.tango.techniques import tango_table
@@ -64,7 +64,7 @@ class Tango(Family):
         return model, givens, solution_values(spec.solution, rows, cols, TANGO_SYMBOLS)
 
     def empty_model(self, size: tuple[int, int], options: Mapping[str, Any]) -> Model:
-        require(not options, "rules", f"tango has no options (got {', '.join(sorted(options))})")
+        refuse_unknown_options(options, ())
         rows, cols = size
         return tango_model(rows, cols, [None] * (rows * cols), [])[0]
 
