@@ -282,8 +282,8 @@ def test_a_key_with_a_line_break_is_named_on_one_line():
 @pytest.mark.parametrize(
     ("field", "value", "said"),
     [
-        ("size", "6x6", "size: must be a list"),
-        ("id", [1], "id: must be a string"),
+        ("size", "6x6", "size: must be a list, or a whole number"),
+        ("id", [1], "id: must be a string, or a whole number"),
         ("grid", 5, "grid: must be a list"),
     ],
 )

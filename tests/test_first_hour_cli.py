@@ -218,3 +218,51 @@ def test_a_missing_required_option_points_to_help_as_a_missing_argument_does(com
     assert result.code == 2
     assert result.stderr == "error: Missing option '--output' / '-o'. (see --help)\n"
     assert run_cli("grader", command).stderr.endswith("(see --help)\n")
+
+
+@pytest.mark.parametrize(
+    ("example", "change", "line"),
+    [
+        (  # a model's Python class name is not the file's word
+            "binairo.json",
+            {"rules": "x"},
+            "rules: must be an object",
+        ),
+        (  # a field of two types says both, not the first one's
+            "siteswap_sudoku.json",
+            {"rules": {"throws": [1, 9], "latin": True, "boxes": "3x3"}},
+            "rules.boxes: must be true or false, or a list",
+        ),
+    ],
+)
+def test_a_field_of_the_wrong_type_says_what_the_file_may_hold(tmp_path, example, change, line):
+    data = json.loads((EXAMPLES / example).read_text())
+    data.update(change)
+    path = tmp_path / example
+    path.write_text(json.dumps(data))
+    result = run_cli("grade", str(path))
+    assert result.code == 2, result.describe()
+    assert result.stderr == f"error: {path}: {line}\n"
+
+
+def test_a_directory_given_as_costs_file_says_so(tmp_path):
+    result = run_cli("grade", "--costs", str(tmp_path), str(EXAMPLES / "tango.json"))
+    assert result.code == 2, result.describe()
+    assert result.stderr == f"error: {tmp_path}: is a directory, expected a costs file (TOML)\n"
+
+
+@pytest.mark.parametrize(
+    ("technique", "example", "owners"),
+    [
+        ("window", "sudoku.json", "binairo and tango"),
+        ("naked-single", "tango.json", "siteswap and sudoku"),
+        ("loop-ahead", "pairplace.json", "path"),
+    ],
+)
+def test_another_familys_technique_names_whose_it_is(technique, example, owners):
+    result = run_cli("grade", "--techniques", technique, str(EXAMPLES / example))
+    assert result.code == 2, result.describe()
+    assert result.stderr.startswith(
+        f"error: {EXAMPLES / example}: --techniques: '{technique}' belongs to {owners}, "
+        "not to this puzzle's family (known: "
+    )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -65,22 +67,45 @@ def validation_problem(origin: str, error: BaseException) -> InputError | None:
 
 
 def from_validation(origin: str, error: ValidationError) -> InputError:
-    """The first pydantic error as an :class:`InputError`."""
-    first = error.errors()[0]
-    message = str(first.get("msg", "is not valid"))
+    """The first pydantic error as an :class:`InputError`; when the field takes one of several
+    types (a union), what each of them wants: ``rules.boxes: must be true or false, or a
+    list``."""
+    errors = error.errors()
+    first = errors[0]
+    loc = _field_loc(first)
+    message = _problem_words(first)
+    if len(loc) < len(first.get("loc", ())) and message.startswith("must be "):
+        wanted = [message.removeprefix("must be ")]
+        for other in errors[1:]:  # the union's other members, at the same field
+            words = _problem_words(other)
+            if _field_loc(other) == loc and words.startswith("must be "):
+                wanted.append(words.removeprefix("must be "))
+        message = "must be " + ", or ".join(dict.fromkeys(wanted))
+    return InputError(origin, field_path(loc), message)
+
+
+def _field_loc(error: Mapping[str, Any]) -> tuple:
+    """The location of a pydantic error without the union members' type tags."""
+    return tuple(p for p in error.get("loc", ()) if not _type_tag(p))
+
+
+def _problem_words(error: Mapping[str, Any]) -> str:
+    """What is wrong, in the words of a JSON file (no Python type or class names)."""
+    message = str(error.get("msg", "is not valid"))
     for prefix in ("Value error, ", "Assertion failed, "):
         if message.startswith(prefix):
             message = message[len(prefix) :]
-    loc = tuple(p for p in first.get("loc", ()) if not _type_tag(p))
-    if first.get("type") == "missing":
-        message = "is missing"
-    elif first.get("type") == "extra_forbidden":
-        message = "is not a known field"
-    elif message.startswith("Input should be "):  # in the words of a JSON file
+    if error.get("type") == "missing":
+        return "is missing"
+    if error.get("type") == "extra_forbidden":
+        return "is not a known field"
+    if message.startswith("Input should be "):
         message = "must be " + message.removeprefix("Input should be ")
+        message = re.sub(r" or instance of \w+", "", message)  # a model's class name
+        message = re.sub(r", unable to .*$", "", message)  # pydantic's parser, not the file
         for python, json_word in _JSON_WORDS.items():
             message = message.replace(python, json_word)
-    return InputError(origin, field_path(loc), message)
+    return message
 
 
 _JSON_WORDS = {

@@ -106,6 +106,8 @@ def load_costs(path: str) -> CostTable:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(path, "", "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, "", "is a directory, expected a costs file (TOML)") from None
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(path, "", f"cannot be read ({error})") from None
     except tomllib.TOMLDecodeError as error:
@@ -240,6 +242,15 @@ def known_anywhere(key: str) -> bool:
     return any(key in family.levels for family in families().values())
 
 
+def families_having(key: str) -> list[str]:
+    """The installed families that have ``key`` as a technique or a level, by name."""
+    return [
+        name
+        for name, family in sorted(families().items())
+        if key in family.levels or key in family_technique_names(name)
+    ]
+
+
 def selection_keys(selection: str) -> list[tuple[bool, str]]:
     """Each item of a selection string: whether it removes (``-``), and its name."""
     items = [item.strip() for item in selection.split(",") if item.strip()]
@@ -294,10 +305,14 @@ def select(
         nowhere = [key for key in unknown if not known_anywhere(key)]
         key = (nowhere or unknown)[0]  # a name no family knows first: the command's mistake
         ordered = [*levels, *sorted(names)]
+        if nowhere:
+            problem = f"unknown technique or level {key!r}{_did_you_mean(key, ordered)}"
+        else:  # another family's: say whose
+            having = families_having(key)
+            owners = ", ".join(having[:-1]) + " and " + having[-1] if len(having) > 1 else having[0]
+            problem = f"{key!r} belongs to {owners}, not to this puzzle's family"
         raise SelectionError(
-            f"--techniques: unknown technique or level {key!r}{_did_you_mean(key, ordered)} "
-            f"(known: {', '.join(ordered)})",
-            elsewhere=not nowhere,
+            f"--techniques: {problem} (known: {', '.join(ordered)})", elsewhere=not nowhere
         )
     chosen = set(defaults) if removing else set()
     for minus, key in keys:
