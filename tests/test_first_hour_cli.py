@@ -266,3 +266,15 @@ def test_another_familys_technique_names_whose_it_is(technique, example, owners)
         f"error: {EXAMPLES / example}: --techniques: '{technique}' belongs to {owners}, "
         "not to this puzzle's family (known: "
     )
+
+
+def test_a_batch_counts_only_the_puzzles_it_could_grade_as_graded(tmp_path):
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("hello world\n")
+    table = tmp_path / "o.csv"
+    result = run_cli("grader", "batch", str(wrong), str(EXAMPLES / "tango.json"), "-o", str(table))
+    assert result.code == 2, result.describe()
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"error: {wrong}:1: is neither JSON nor a puzzle ID any family knows"
+    assert lines[1].startswith("graded 1 of 2 puzzle(s) in ")  # was 'graded 2 puzzle(s)'
+    assert lines[2].startswith("error: 1 puzzle(s) could not be graded")

@@ -105,8 +105,10 @@ def grader_batch(
     elapsed = result.seconds
     rate = result.graded / elapsed if elapsed > 0 else 0.0
     resumed = f" ({result.resumed} from the journal)" if result.resumed else ""
+    done = result.graded - result.failed
+    graded = f"{done} of {result.graded}" if result.failed else str(done)  # of this run's
     err.print(
-        f"graded {result.graded} puzzle(s){resumed} in {seconds_text(elapsed)} ({rate:.1f}/s); "
+        f"graded {graded} puzzle(s){resumed} in {seconds_text(elapsed)} ({rate:.1f}/s); "
         f"wrote {Path(output)}",
         markup=False,
     )

@@ -581,6 +581,9 @@ class BatchResult:
     """Rows graded in this run (the others came from the journal)."""
     resumed: int
     errors: int
+    """Rows that could not be graded, the journal's included."""
+    failed: int = 0
+    """Rows of this run that could not be graded (of :attr:`graded`)."""
     seconds: float = 0.0
     """Time spent grading (set by :func:`grade_to_file`)."""
 
@@ -674,7 +677,8 @@ def run_batch(
             advance(0, stop=True)
     rows = [rows_by_key[key] for key in keys]
     errors = sum(1 for row in rows if row.get("error") is not None)
-    return BatchResult(to_frame(rows), rows, len(pending), resumed, errors)
+    failed = sum(1 for task in pending if rows_by_key[task.key].get("error") is not None)
+    return BatchResult(to_frame(rows), rows, len(pending), resumed, errors, failed)
 
 
 def prepare_output(
