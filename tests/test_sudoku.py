@@ -82,7 +82,10 @@ def test_bad_lines_name_the_problem(text, words):
 
 def test_bad_json_fields_are_one_line_errors(tmp_path):
     cases = [
-        ({"family": "sudoku", "grid": ["12345678"] * 9}, "row 1 has 8 cells"),
+        (
+            {"family": "sudoku", "grid": ["12345678"] * 9},
+            "has 9 rows of 8 cells; a sudoku grid is square",
+        ),
         ({"family": "sudoku", "size": 4, "grid": ["1234", "5...", "....", "...."]}, "'5'"),
         ({"family": "sudoku", "box": [2, 4], "grid": ["." * 9] * 9}, "do not tile"),
         ({"family": "sudoku", "grid": ["." * 7] * 7}, "no default box shape"),
