@@ -55,6 +55,5 @@ def test_the_command_refuses_a_bad_rule_in_one_line_with_exit_2():
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
-        "error: rules.unique_lines: 'maybe' is not valid: must be true or false, "
-        "unable to interpret input\n"
+        "error: rules.unique_lines: 'maybe' is not valid: must be true or false\n"
     )
