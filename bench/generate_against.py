@@ -24,6 +24,7 @@ from pathlib import Path
 from checkouts import run_in
 
 ROWS: dict[str, tuple[str, tuple[int, int], str, int, int, dict]] = {
+    "binairo-14-normal": ("binairo", (14, 14), "normal", 1, 40, {}),
     "binairo-8-expert": ("binairo", (8, 8), "expert", 1, 3, {}),
     "binairo-10-expert": ("binairo", (10, 10), "expert", 2, 2, {}),
     "binairo-8-unique-hard": ("binairo", (8, 8), "hard", 1, 3, {"unique_lines": True}),

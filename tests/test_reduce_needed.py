@@ -4,10 +4,11 @@ puzzles as when it tested them: on every family, inserted hints of seeded attemp
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
-from grader.core.exact import count_solutions
+from grader.core.exact import count_solutions, search_for
 from grader.core.model import is_single
 from grader.generation.generator import DeducibleHints, Generator, Request
 
@@ -48,7 +49,8 @@ def test_needed_cells_are_those_whose_removal_leaves_another_solution(case: tupl
         hints = inserted(case, seed)
         if hints is None:
             continue
-        needed = hints.needed_cells()
+        needed = search_for(hints.model).needed_givens(hints.givens)  # no budget: every one
+        assert hints.needed_cells() <= needed  # what reduction asks, within its budget
         if not hints.family.cell_hints:  # path: every hint is a clue, no cell is given
             assert needed == set()
             checked += 1
@@ -64,22 +66,39 @@ def test_needed_cells_are_those_whose_removal_leaves_another_solution(case: tupl
     assert checked, "no attempt inserted hints"
 
 
+def reduced(case: tuple, seed: int, needed: Callable[[DeducibleHints], set[int]] | None):
+    """The hints of an attempt after reduction, whose needed cells ``needed`` gives (None:
+    reduction's own)."""
+    with pytest.MonkeyPatch.context() as patch:
+        if needed is not None:
+            patch.setattr(DeducibleHints, "needed_cells", needed)
+        hints = inserted(case, seed)
+        if hints is not None:
+            hints.reduce()
+        return hints
+
+
+def every_needed(hints: DeducibleHints) -> set[int]:
+    return search_for(hints.model).needed_givens(hints.givens)
+
+
+def some_needed(hints: DeducibleHints) -> set[int]:
+    """A random half of the needed cells: a budget may stop the exact search anywhere."""
+    found = sorted(every_needed(hints))
+    return set(random.Random(len(found)).sample(found, len(found) // 2))
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_reduction_makes_the_same_puzzle_as_testing_every_given(
-    case: tuple, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_reduction_makes_the_same_puzzle_with_any_share_of_the_needed_cells(case: tuple) -> None:
     made = 0
     for seed in range(3):
-        hints = inserted(case, seed)
-        if hints is None:
+        tested = reduced(case, seed, lambda hints: set())  # every given tested, as before
+        if tested is None:
             continue
-        hints.reduce()
-        with monkeypatch.context() as patch:  # every given tested, as before the needed cells
-            patch.setattr(DeducibleHints, "needed_cells", lambda self: set())
-            tested = inserted(case, seed)
-            assert tested is not None
-            tested.reduce()
-        assert hints.givens == tested.givens, (case, seed)
-        assert hints.chosen == tested.chosen, (case, seed)
+        for needed in (None, every_needed, some_needed):
+            hints = reduced(case, seed, needed)
+            assert hints is not None
+            assert hints.givens == tested.givens, (case, seed, needed)
+            assert hints.chosen == tested.chosen, (case, seed, needed)
         made += 1
     assert made, "no attempt inserted hints"

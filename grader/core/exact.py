@@ -217,7 +217,11 @@ class ExactSearch:
         self, state: State, extra: Sequence[int] = (), deadline: float | None = None
     ) -> list[int] | None:
         """One solution consistent with ``state`` (values per variable), or None."""
-        assumptions = self.assumptions(state) + list(extra)
+        return self._solution(self.assumptions(state) + list(extra), deadline)
+
+    def _solution(self, assumptions: list[int], deadline: float | None) -> list[int] | None:
+        """A solution meeting the literals ``assumptions`` that passes the lazy checks (each
+        failure adds its cuts and the solver goes on), or None."""
         while True:
             if not self._solve(assumptions, deadline):
                 return None
@@ -227,6 +231,35 @@ class ExactSearch:
                 return values
             for cut in cuts:
                 self.solver.add_clause(cut)
+
+    def needed_givens(
+        self, state: State, deadline: float | None = None, budget: float | None = None
+    ) -> set[int]:
+        """The variables ``state`` fixes to one value without which, every other one kept,
+        some solution takes another value there: the givens a unique puzzle cannot lose
+        alone. One solver call each, in variable order; the literals are built once (a model
+        is decoded only where lazy checks must see it). With ``budget`` (CPU seconds) the
+        calls stop once they have taken that long: those found so far, a subset."""
+        started = time.process_time()
+        domains = [variable.domain for variable in self.model.variables]
+        fixed = {
+            var: self.cnf.lit(var, single_value(mask))
+            for var, mask in enumerate(state)
+            if is_single(mask) and mask != domains[var]
+        }
+        rest = self.assumptions([domains[v] if v in fixed else m for v, m in enumerate(state)])
+        needed = set()
+        for var, lit in fixed.items():
+            assumptions = [*rest, *(other for v, other in fixed.items() if v != var), -lit]
+            if self.cnf.lazy:
+                found = self._solution(assumptions, deadline) is not None
+            else:
+                found = self._solve(assumptions, deadline)
+            if found:
+                needed.add(var)
+            if budget is not None and time.process_time() - started > budget:
+                break
+        return needed
 
     def count(
         self, state: State, limit: int = 2, deadline: float | None = None

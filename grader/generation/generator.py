@@ -475,6 +475,8 @@ class Hints:
         self.chosen: list[Any] = []
         self.needed: set[int] = set()
         """Given cells reduction keeps untested (see :meth:`DeducibleHints.needed_cells`)."""
+        self.insert_seconds: float | None = None
+        """CPU seconds :meth:`insert` took (None before it ran)."""
         self.rng = rng
         self.model = self.template
         self.givens = self.template.initial_state()
@@ -570,23 +572,16 @@ class DeducibleHints(Hints):
         self._reduce_segment(engine, cells, engine.settle(empty))
 
     def needed_cells(self) -> set[int]:
-        """The given cells without which, every other hint kept, the puzzle has another
-        solution (the exact search says so, one call each). No sound step decides such a cell
-        from fewer hints, and reduction's engine runs only sound techniques (none that assumes
+        """Given cells without which, every other hint kept, the puzzle has another solution
+        (the exact search says so, one call each). No sound step decides such a cell from fewer
+        hints, and reduction's engine runs only sound techniques (none that assumes
         uniqueness), so every test of its removal fails: they are kept untested, and a
-        propagation that waits for a segment's cells waits for the others only. The puzzle made
-        is the same; the failing propagations are saved."""
+        propagation that waits for a segment's cells waits for the others only. Any subset of
+        them makes the same puzzle, so the calls stop once they cost what insertion did (where
+        propagation is cheap, as Binairo 14x14 normal, they would cost more than they save);
+        the failing propagations they tell of are saved."""
         search = search_for(self.model, self.gen.deadline)
-        lit, state, needed = search.cnf.lit, list(self.givens), set()
-        for var, mask in enumerate(self.givens):
-            if not is_single(mask):
-                continue
-            state[var] = self.model.variables[var].domain
-            other = [-lit(var, self.solution[var])]  # another value here
-            if search.solve(state, other, self.gen.deadline) is not None:
-                needed.add(var)
-            state[var] = mask
-        return needed
+        return search.needed_givens(self.givens, self.gen.deadline, budget=self.insert_seconds)
 
     def _reduce_segment(self, engine: Engine, cells: list[int], base: Run) -> None:
         """Decide ``cells``; ``base`` is the propagation of every current given but them.
@@ -626,6 +621,13 @@ class DeducibleHints(Hints):
         return engine.settle(state, changed=cells, until=wanted, open_count=open_count)
 
     def insert(self) -> bool:
+        started = time.process_time()
+        try:
+            return self._insert()
+        finally:
+            self.insert_seconds = time.process_time() - started
+
+    def _insert(self) -> bool:
         inserting = self.gen.insertion_techniques()
         engine = self.engine(inserting)
         run = engine.settle(packed_state(self.family, self.givens))
