@@ -131,9 +131,7 @@ def test_a_grade_started_by_a_load_shows_its_progress_and_can_be_cancelled(page)
     page.click("#cancel")
     page.wait_for_selector("#busy", state="hidden")
     assert page.locator("#error").inner_text() == "cancelled"
-    page.unroute("**/api/grade")
-    for route in held:
-        route.abort()
+    assert held  # the grade was asked for, and is left unanswered
 
 
 @pytest.mark.parametrize(
