@@ -27,7 +27,13 @@ async function api(path, body, signal) {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body), signal,
   };
-  const answer = await fetch(path, options);
+  let answer;
+  try {
+    answer = await fetch(path, options);
+  } catch (error) { // refused or cut off: fetch says only "Failed to fetch"
+    if (aborted(error)) throw error;
+    throw new Error(`${path}: the server did not answer (is grader serve still running?)`);
+  }
   let data;
   try { data = await answer.json(); } catch { data = { error: `${path}: answered ${answer.status}` }; }
   if (!answer.ok) throw new Error(data.error || `${path}: answered ${answer.status}`);
@@ -41,31 +47,45 @@ function restart(kind) {
 }
 
 // Long work (grading, generating, saving) shows what it does, for how long, and can be
-// cancelled: the request is aborted and the server stops its worker.
+// cancelled: the request is aborted and the server stops its worker. Each kind of work is
+// shown until it ends, so the grade a load starts stays shown once the load is done.
+const running = new Map(); // kind -> { label, started }
 let busyTimer = null;
-function busy(label) {
-  const started = performance.now();
-  $("busy").hidden = false;
-  const tick = () => { $("busy-text").textContent = `${label}… ${((performance.now() - started) / 1000).toFixed(1)} s`; };
-  tick();
+function busy(kind, label) {
+  running.delete(kind);
+  running.set(kind, { label, started: performance.now() });
+  showBusy();
+}
+function idle(kind) { running.delete(kind); showBusy(); }
+function showBusy() {
   clearInterval(busyTimer);
+  const latest = [...running.values()].pop();
+  $("busy").hidden = !latest;
+  if (!latest) return;
+  const tick = () => { $("busy-text").textContent = `${latest.label}… ${((performance.now() - latest.started) / 1000).toFixed(1)} s`; };
+  tick();
   busyTimer = setInterval(tick, 100);
 }
-function idle() { clearInterval(busyTimer); $("busy").hidden = true; }
 $("cancel").addEventListener("click", () => {
   for (const kind of ["grade", "long"]) if (work[kind]) work[kind].abort();
-  idle();
+  running.clear();
+  showBusy();
   showError("cancelled");
 });
 
-function showError(message) { $("error").textContent = message || ""; }
+// The one line of the last failure; a board that could not be drawn says so until one is.
+let errorFrom = null;
+function showError(message, from = "page") {
+  $("error").textContent = message || "";
+  errorFrom = message ? from : null;
+}
 const aborted = (error) => error.name === "AbortError";
 
 // ---------------------------------------------------------------------------------------------
 // the puzzle and its grade
 // ---------------------------------------------------------------------------------------------
 
-function setPuzzle(puzzle, report) {
+function setPuzzle(puzzle, report, { record = true } = {}) {
   state.puzzle = puzzle;
   state.view = 0;
   state.selected = null;
@@ -77,6 +97,7 @@ function setPuzzle(puzzle, report) {
   const size = puzzle.size ?? (Array.isArray(puzzle.grid) ? [puzzle.grid.length, puzzle.grid[0]?.length] : null);
   if (size) $("size").value = Array.isArray(size) ? size.join("x") : `${size}x${size}`;
   syncForms();
+  if (record) remember();
   if (report) {
     state.report = report;
     showReport();
@@ -96,15 +117,50 @@ function changed(now) {
   delete state.puzzle.meta;
   state.hint = null;
   syncForms();
+  remember();
   state.view = 0;
   draw();
   clearTimeout(gradeTimer);
   gradeTimer = setTimeout(grade, now ? 0 : DEBOUNCE_MS);
 }
 
+// Undo and redo: every puzzle the board held, as text (an edit, a load, a generated puzzle).
+const HISTORY_KEPT = 200;
+const history = { past: [], future: [], current: null };
+
+function remember() {
+  const now = JSON.stringify(state.puzzle);
+  if (now === history.current) return;
+  if (history.current !== null) history.past.push(history.current);
+  if (history.past.length > HISTORY_KEPT) history.past.shift();
+  history.future = [];
+  history.current = now;
+  showHistory();
+}
+
+function showHistory() {
+  $("undo").disabled = history.past.length === 0;
+  $("redo").disabled = history.future.length === 0;
+}
+
+// Back (undo) or forward (redo) one puzzle; the chosen cell stays chosen.
+function travel(from, to) {
+  if (from.length === 0) return;
+  to.push(history.current);
+  history.current = from.pop();
+  const selected = state.selected;
+  setPuzzle(JSON.parse(history.current), undefined, { record: false });
+  state.selected = selected;
+  showHistory();
+}
+const undo = () => travel(history.past, history.future);
+const redo = () => travel(history.future, history.past);
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redo);
+
 async function grade() {
   const signal = restart("grade");
-  busy("grading");
+  busy("grade", "grading");
   try {
     state.report = await api("/api/grade", { puzzle: state.puzzle }, signal);
     showError("");
@@ -115,7 +171,7 @@ async function grade() {
     showReport();
     showError(error.message);
   } finally {
-    if (!signal.aborted) { idle(); state.graded += 1; }
+    if (!signal.aborted) { idle("grade"); state.graded += 1; }
   }
 }
 
@@ -190,7 +246,7 @@ async function draw() {
   const body = { puzzle: state.puzzle };
   if (v === "end") body.solve = true;
   else if (v === "solution") body.solution = true;
-  else if (v === "hint") body.step = 1;
+  else if (v === "hint" && state.hint?.hint) body.step = 1; // no step: the puzzle as it is
   else if (v > 0) body.step = v;
   showWhere();
   const signal = restart("render");
@@ -199,8 +255,9 @@ async function draw() {
     $("board").innerHTML = answer.svg;
     state.grid = answer.grid;
     markSelection();
+    if (errorFrom === "board") showError("");
   } catch (error) {
-    if (!aborted(error)) showError(error.message);
+    if (!aborted(error)) showError(error.message, "board");
   }
 }
 
@@ -265,7 +322,9 @@ function moveSelection(dr, dc) {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, textarea, select")) return; // their own undo
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && undoKey(event)) { event.preventDefault(); return; }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
   if (state.selected && state.view === 0) {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -287,6 +346,15 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// Ctrl+Z undoes; Ctrl+Y and Ctrl+Shift+Z redo (Cmd on a Mac). True when the key was one.
+function undoKey(event) {
+  const key = event.key.toLowerCase();
+  if (key === "z" && !event.shiftKey) undo();
+  else if (key === "y" || (key === "z" && event.shiftKey)) redo();
+  else return false;
+  return true;
+}
+
 $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(typeof state.view === "number" ? Math.max(0, state.view - 1) : state.view === "end" ? steps() : 0));
 $("next").addEventListener("click", () => go(typeof state.view === "number" ? Math.min(steps(), state.view + 1) : Math.min(steps(), 2)));
@@ -294,14 +362,14 @@ $("last").addEventListener("click", () => go("end"));
 $("solution").addEventListener("click", () => go("solution"));
 $("hint").addEventListener("click", async () => {
   const signal = restart("long");
-  busy("looking for a hint");
+  busy("long", "looking for a hint");
   try {
     state.hint = await api("/api/hint", { puzzle: state.puzzle }, signal);
     showError("");
     go("hint");
   } catch (error) {
     if (!aborted(error)) showError(error.message);
-  } finally { if (!signal.aborted) idle(); }
+  } finally { if (!signal.aborted) idle("long"); }
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -326,20 +394,20 @@ $("generate").addEventListener("click", () => long("generating", "/api/generate"
 
 async function long(label, path, body, done) {
   const signal = restart("long");
-  busy(label);
+  busy("long", label);
   try {
     done(await api(path, body, signal));
     showError("");
   } catch (error) {
     if (!aborted(error)) showError(error.message);
-  } finally { if (!signal.aborted) idle(); }
+  } finally { if (!signal.aborted) idle("long"); }
 }
 
 let loaded = [];
 $("load").addEventListener("click", async () => {
   const text = $("paste").value;
   const signal = restart("long");
-  busy("reading");
+  busy("long", "reading");
   try {
     let answer;
     try {
@@ -355,7 +423,7 @@ $("load").addEventListener("click", async () => {
     setPuzzle(loaded[0]);
   } catch (error) {
     if (!aborted(error)) showError(error.message);
-  } finally { if (!signal.aborted) idle(); }
+  } finally { if (!signal.aborted) idle("long"); }
 });
 $("which").addEventListener("change", () => setPuzzle(loaded[Number($("which").value)]));
 
