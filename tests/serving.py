@@ -70,3 +70,71 @@ def children(pid: int) -> list[int]:
         text = (task / "children").read_text().split()
         found += [int(child) for child in text]
     return found
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which Playwright drives in the browser tests (never a downloaded one)."""
+
+
+@contextmanager
+def chromium() -> Iterator[object]:
+    """Playwright's Chromium, launched from :data:`CHROMIUM` (skips without Playwright)."""
+    from conftest import CHROMIUM_ARGS
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+PAGE_WAIT_MS = 60_000
+"""How long a browser test waits for the page (a grade, a drawing) before it fails."""
+
+
+@contextmanager
+def workbench_page(browser, url: str) -> Iterator[object]:
+    """A page of the workbench at ``url``, once its first grade is shown; on leaving, no
+    script error may have happened on it."""
+    # the page's CSP forbids eval, which wait_for_function of a text uses
+    opened = browser.new_page(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.goto(url)
+    wait_for_grade(opened)
+    yield opened
+    opened.close()
+    assert problems == []
+
+
+def wait_for_grade(page) -> None:
+    """Until the grade of the puzzle on the board is shown (nothing is being worked on)."""
+    page.wait_for_selector('#summary dd[data-key="solutions"]', timeout=PAGE_WAIT_MS)
+    page.wait_for_selector("#busy", state="hidden", timeout=PAGE_WAIT_MS)
+
+
+def shown(page, key: str) -> str:
+    """What the report shows for ``key`` (solutions, level, difficulty...)."""
+    return page.locator(f'#summary dd[data-key="{key}"]').inner_text()
+
+
+def paste(page, text: str) -> None:
+    """Paste ``text`` and load it; wait for its grade."""
+    done = page.evaluate("state.graded")
+    page.fill("#paste", text)
+    page.click("#load")
+    page.wait_for_function("n => state.graded > n", arg=done, timeout=PAGE_WAIT_MS)
+    wait_for_grade(page)
+
+
+def click_cell(page, row: int, col: int) -> None:
+    """Click the centre of cell (row, col) of the board."""
+    grid = page.evaluate("state.grid")
+    box = page.locator("#board svg").bounding_box()
+    width = float(page.locator("#board svg").get_attribute("viewBox").split()[2])
+    scale = box["width"] / width
+    x = box["x"] + (grid["left"] + (col + 0.5) * grid["cell"]) * scale
+    y = box["y"] + (grid["top"] + (row + 0.5) * grid["cell"]) * scale
+    page.mouse.click(x, y)

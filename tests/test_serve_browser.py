@@ -4,22 +4,29 @@ Chromium (never a downloaded one); skipped when /usr/bin/chromium is absent."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM_ARGS, EXAMPLES
+from conftest import EXAMPLES
 from grader.core.exact import count_solutions
 from grader.rating.grading import GradeOptions, grade
 from grader.rating.loading import puzzle_from_dict
-from serving import running_server
+from serving import (
+    CHROMIUM,
+    PAGE_WAIT_MS,
+    chromium,
+    click_cell,
+    paste,
+    running_server,
+    shown,
+    wait_for_grade,
+    workbench_page,
+)
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not installed"
 )
 EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.glob("*.json"))
-WAIT_MS = 60_000
 
 
 @pytest.fixture(scope="module")
@@ -31,55 +38,14 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
 def page(browser, server):
-    # the page's CSP forbids eval, which wait_for_function of a text uses
-    opened = browser.new_page(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
-    problems: list[str] = []
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    opened.goto(server)
-    wait_for_grade(opened)
-    yield opened
-    opened.close()
-    assert problems == []
-
-
-def shown(page, key: str) -> str:
-    """What the report shows for ``key`` (solutions, level, difficulty...)."""
-    return page.locator(f'#summary dd[data-key="{key}"]').inner_text()
-
-
-def wait_for_grade(page) -> None:
-    """Until the grade of the puzzle on the board is shown (nothing is being worked on)."""
-    page.wait_for_selector('#summary dd[data-key="solutions"]', timeout=WAIT_MS)
-    page.wait_for_selector("#busy", state="hidden", timeout=WAIT_MS)
-
-
-def paste(page, text: str) -> None:
-    """Paste ``text`` and load it; wait for its grade."""
-    done = page.evaluate("state.graded")
-    page.fill("#paste", text)
-    page.click("#load")
-    page.wait_for_function("n => state.graded > n", arg=done, timeout=WAIT_MS)
-    wait_for_grade(page)
-
-
-def click_cell(page, row: int, col: int) -> None:
-    """Click the centre of cell (row, col) of the board."""
-    grid = page.evaluate("state.grid")
-    box = page.locator("#board svg").bounding_box()
-    width = float(page.locator("#board svg").get_attribute("viewBox").split()[2])
-    scale = box["width"] / width
-    x = box["x"] + (grid["left"] + (col + 0.5) * grid["cell"]) * scale
-    y = box["y"] + (grid["top"] + (row + 0.5) * grid["cell"]) * scale
-    page.mouse.click(x, y)
+    with workbench_page(browser, server) as opened:
+        yield opened
 
 
 @pytest.mark.parametrize("name", EXAMPLE_FILES)
@@ -121,14 +87,14 @@ def test_removing_a_given_the_puzzle_needs_makes_it_not_unique(page):
     page.keyboard.press("Backspace")
     page.wait_for_function(
         "document.querySelector('#summary dd[data-key=solutions]').textContent.startsWith('2+')",
-        timeout=WAIT_MS,
+        timeout=PAGE_WAIT_MS,
     )
     assert json.loads(page.input_value("#json"))["grid"][row][col] == "."
     click_cell(page, row, col)
     page.keyboard.press(data["grid"][row][col])  # typed back: unique again
     page.wait_for_function(
         "document.querySelector('#summary dd[data-key=solutions]').textContent.startsWith('1')",
-        timeout=WAIT_MS,
+        timeout=PAGE_WAIT_MS,
     )
 
 
@@ -152,14 +118,14 @@ def test_tango_signs_and_path_clues_are_edited_in_their_fields(page):
     page.fill('#extras [data-key="signs"]', "")
     page.wait_for_function(
         "document.querySelector('#summary dd[data-key=solutions]').textContent.startsWith('2+')",
-        timeout=WAIT_MS,
+        timeout=PAGE_WAIT_MS,
     )
     assert json.loads(page.input_value("#json"))["signs"] == []
     paste(page, (EXAMPLES / "path.json").read_text())
     page.fill('#extras [data-key="row_clues"]', ",,,,,")
     page.wait_for_function(
         "document.querySelector('#summary dd[data-key=solutions]').textContent.startsWith('2+')",
-        timeout=WAIT_MS,
+        timeout=PAGE_WAIT_MS,
     )
     assert json.loads(page.input_value("#json"))["row_clues"] == [None] * 6
 
@@ -176,7 +142,7 @@ def test_a_hint_and_the_solution_are_shown(page):
     page.click("#solution")
     page.wait_for_function("document.querySelector('#where').textContent === 'solution'")
     page.wait_for_function(
-        "document.querySelectorAll('#board svg text').length >= 81", timeout=WAIT_MS
+        "document.querySelectorAll('#board svg text').length >= 81", timeout=PAGE_WAIT_MS
     )
 
 
@@ -187,13 +153,15 @@ def test_generate_then_save_to_the_bank_and_publish(page):
     page.fill("#seed", "2")
     page.click("#generate")
     page.wait_for_function(
-        "document.querySelector('#json').value.includes('binairo-6x6-easy-s2-1')", timeout=WAIT_MS
+        "document.querySelector('#json').value.includes('binairo-6x6-easy-s2-1')",
+        timeout=PAGE_WAIT_MS,
     )
     wait_for_grade(page)
     assert shown(page, "level") == "easy" and shown(page, "solutions") == "1 (unique)"
     page.click("#save")
     page.wait_for_function(
-        "document.querySelector('#bank-note').textContent.includes('saved as')", timeout=WAIT_MS
+        "document.querySelector('#bank-note').textContent.includes('saved as')",
+        timeout=PAGE_WAIT_MS,
     )
     row = page.locator("#bank-list tbody tr").first
     assert row.locator("td").nth(1).inner_text() == "binairo 6x6"

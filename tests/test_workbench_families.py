@@ -6,14 +6,21 @@ when /usr/bin/chromium is absent."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM_ARGS, EXAMPLES
-from serving import running_server
+from conftest import EXAMPLES
+from serving import (
+    CHROMIUM,
+    chromium,
+    click_cell,
+    paste,
+    running_server,
+    shown,
+    wait_for_grade,
+    workbench_page,
+)
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's Chromium (/usr/bin/chromium) is not installed"
 )
@@ -29,30 +36,14 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
 def page(browser, server):
-    # the page's CSP forbids eval, which wait_for_function of a text uses
-    opened = browser.new_page(viewport={"width": 1400, "height": 1000}, bypass_csp=True)
-    problems: list[str] = []
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    opened.goto(server)
-    wait_for_grade(opened)
-    yield opened
-    opened.close()
-    assert problems == []
-
-
-def wait_for_grade(page) -> None:
-    """Until the grade of the puzzle on the board is shown (nothing is being worked on)."""
-    page.wait_for_selector('#summary dd[data-key="solutions"]', timeout=WAIT_MS)
-    page.wait_for_selector("#busy", state="hidden", timeout=WAIT_MS)
+    with workbench_page(browser, server) as opened:
+        yield opened
 
 
 def regraded(page, act) -> None:
@@ -63,30 +54,13 @@ def regraded(page, act) -> None:
     wait_for_grade(page)
 
 
-def paste(page, text: str) -> None:
-    """Paste ``text`` and load it; wait for its grade."""
-    page.fill("#paste", text)
-    regraded(page, lambda: page.click("#load"))
-
-
 def solutions(page) -> str:
-    return page.locator('#summary dd[data-key="solutions"]').inner_text()
+    return shown(page, "solutions")
 
 
 def puzzle_shown(page) -> dict:
     """The puzzle on the board, as the page's JSON field holds it."""
     return json.loads(page.input_value("#json"))
-
-
-def click_cell(page, row: int, col: int) -> None:
-    """Click the centre of cell (row, col) of the board."""
-    grid = page.evaluate("state.grid")
-    box = page.locator("#board svg").bounding_box()
-    width = float(page.locator("#board svg").get_attribute("viewBox").split()[2])
-    scale = box["width"] / width
-    x = box["x"] + (grid["left"] + (col + 0.5) * grid["cell"]) * scale
-    y = box["y"] + (grid["top"] + (row + 0.5) * grid["cell"]) * scale
-    page.mouse.click(x, y)
 
 
 def first_given(grid: list[str]) -> tuple[int, int]:
